@@ -4,7 +4,8 @@ and outputs and the Python package (issue #29).
 
     tests/reliability/twentysecond_pass_py_test.py NSMC SIM SOURCE_DIR CASE
 
-SIM is sim_bouncing_ball.  Cases (each under 20 s in the normal build):
+SIM is sim_bouncing_ball (sim_forced_impact_oscillator stands beside it).
+Cases (each under 20 s in the normal build):
   findings_sparse  the simulator's --events, --out, --section-out (CSV) and
                    --out r.h5 of a run whose samples are far apart (--every
                    as long as the run), killed by SIGKILL 1.5 s after its
@@ -61,7 +62,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import (Failure, PY_EXPECT, check, env_for, main,  # noqa: E402
+from passlib import (PY_EXPECT, check, env_for, main,  # noqa: E402
                      python_script, run)
 
 NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
