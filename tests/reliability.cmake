@@ -1169,3 +1169,15 @@ foreach(case lyapplot nsmco frichertz)
   set_tests_properties(reliability/left22_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twenty-second hostile pass on the nsmc programs
+# (tests/reliability/twentysecond_pass_cli_test.py): the simulator's words
+# after `nsmc run ... --` as --NAME=VALUE, a study's --out-dir=D; each case
+# under 20 s in the normal build.
+foreach(case findings_extras findings_studyout)
+  add_test(NAME reliability/twentysecond_cli_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysecond_pass_cli_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentysecond_cli_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""A twenty-second hostile pass over the nsmc programs (issue #29): the
+simulator's words after `nsmc run ... --`, the study commands' --out-dir in
+both forms, signals, locks and the compile cache.
+
+    tests/reliability/twentysecond_pass_cli_test.py NSMC SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  findings_extras  `nsmc run M.nsm -- --stats=M.nsm` (or --section-out=M.nsm,
+                   --stats=DIR/plot.svg, --section-out=DIR/.nsm-run.lock,
+                   --lyapunov-out=P.txt of --set-file P.txt): exit 0, the
+                   model (the figure, the lock, the parameter file) replaced
+                   by the simulator's output, where the same options given
+                   as --NAME VALUE are refused; `-- --lyapunov --lyapunov-out
+                   M.nsm` in either form replaced the model by the spectrum.
+                   nsmc run read the words after "--" as given, and the
+                   simulator split --NAME=VALUE after nsmc's checks.  Now
+                   refused, the file intact.  Kept: `-- --t-end=0.5`,
+                   `--stats=-s.csv`, `--out=r.h5` as in the other form.
+  findings_studyout `nsmc sweep D/summary.csv --out-dir=D ...` and `nsmc
+                   continue D/branch.csv --out-dir=D ...`: exit 0, the model
+                   replaced by the study's summary or branch (the check of a
+                   model inside the folder read only `--out-dir D`).  Now
+                   refused as with `--out-dir D`, the model intact.
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import check, main, run  # noqa: E402
+
+NSMC = os.path.abspath(sys.argv[1])
+SRC = os.path.abspath(sys.argv[2])
+BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
+
+
+def read(path):
+    """The bytes of path, or None when there is no such file."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def said(p):
+    """The first line of p's stderr that is not the cache's note."""
+    lines = [ln for ln in p.stderr.splitlines()
+             if "cached " not in ln and "compiling the" not in ln]
+    return lines[0] if lines else ""
+
+
+def fresh(tmp, name):
+    """A new folder name under tmp (what was there removed)."""
+    d = os.path.join(tmp, name)
+    shutil.rmtree(d, ignore_errors=True)
+    os.mkdir(d)
+    return d
+
+
+# the words after "--" that name one of nsmc run's inputs or own files, with
+# the file (relative to the run's folder W) that must stay as it was
+EXTRAS_REFUSED = [
+    (["--stats=ball.nsm"], "ball.nsm"),
+    (["--section=period:0.1", "--section-out=ball.nsm"], "ball.nsm"),
+    (["--lyapunov", "--lyapunov-out", "ball.nsm"], "ball.nsm"),
+    (["--lyapunov", "--lyapunov-out=ball.nsm"], "ball.nsm"),
+    (["--lyapunov", "--lyapunov-out=p.txt"], "p.txt"),
+    (["--stats=p.txt"], "p.txt"),
+    (["--stats=R/plot.svg"], "R/plot.svg"),
+    (["--section=period:0.1", "--section-out=R/.nsm-run.lock"], "R/.nsm-run.lock"),
+]
+
+
+def case_findings_extras(tmp):
+    """A simulator output after "--" naming the model, the parameter file,
+    a figure or the lock: refused in both forms, the file intact."""
+    for extra, keep in EXTRAS_REFUSED:
+        w = fresh(tmp, "w")
+        shutil.copy(BALL, os.path.join(w, "ball.nsm"))
+        with open(os.path.join(w, "p.txt"), "w") as f:
+            f.write("e = 0.5\n")
+        first = run(w, [NSMC, "run", "ball.nsm", "--set-file", "p.txt", "--out-dir", "R",
+                        "-q", "--t-end", "0.5"])
+        check(first.returncode == 0, "the first run into R: exit 0", first)
+        before = read(os.path.join(w, keep))
+        p = run(w, [NSMC, "run", "ball.nsm", "--set-file", "p.txt", "--out-dir", "R", "-q",
+                    "--", "--t-end", "0.5"] + extra)
+        print("input: nsmc run ball.nsm --set-file p.txt --out-dir R -q -- --t-end 0.5 %s -> "
+              "%d %s" % (" ".join(extra), p.returncode, said(p)))
+        check(p.returncode == 1 and "write it elsewhere" in p.stderr,
+              "-- %s: refused, naming the file" % " ".join(extra), p)
+        check(read(os.path.join(w, keep)) == before, "-- %s: %s intact" % (" ".join(extra), keep))
+    # the attached forms the simulator takes are kept as given
+    w = fresh(tmp, "k")
+    shutil.copy(BALL, os.path.join(w, "ball.nsm"))
+    a = run(w, [NSMC, "run", "ball.nsm", "--out-dir", "A", "-q", "--no-plot", "--",
+                "--t-end", "0.5", "--stats", "./-s.csv"])
+    os.rename(os.path.join(w, "-s.csv"), os.path.join(w, "s1.csv"))
+    b = run(w, [NSMC, "run", "ball.nsm", "--out-dir", "B", "-q", "--no-plot", "--",
+                "--t-end=0.5", "--stats=-s.csv", "--out=r.h5"])
+    print("input: nsmc run ball.nsm --out-dir B -q --no-plot -- --t-end=0.5 --stats=-s.csv "
+          "--out=r.h5 -> %d %s" % (b.returncode, said(b)))
+    check(a.returncode == 0 and b.returncode == 0, "-- --NAME=VALUE words: exit 0", b)
+    check(read(os.path.join(w, "A", "trajectory.csv")) == read(os.path.join(w, "B",
+                                                                           "trajectory.csv")),
+          "-- --t-end=0.5: the trajectory of -- --t-end 0.5")
+    check(read(os.path.join(w, "-s.csv")) == read(os.path.join(w, "s1.csv")),
+          "-- --stats=-s.csv: the statistics of --stats ./-s.csv")
+    check((read(os.path.join(w, "r.h5")) or b"")[:4] == b"\x89HDF" and "r.h5" in b.stdout,
+          "-- --out=r.h5: an HDF5 file, named with the results")
+
+
+def case_findings_studyout(tmp):
+    """A study's model inside its folder, the folder given as --out-dir=D:
+    refused as with --out-dir D, the model intact."""
+    sweep = ["--param", "omega=2.4:2.6:2", "--section", "period:2*pi/omega", "--transient",
+             "5", "--record", "4"]
+    cont = ["--param", "omega=2.4:2.6", "--no-plot"]
+    for what, opts, name in (("sweep", sweep, "summary.csv"), ("sweep", sweep, "section.csv"),
+                             ("continue", cont, "branch.csv"),
+                             ("continue", cont, "summary.csv")):
+        for form in (["--out-dir=D"], ["--out-dir", "D"]):
+            w = fresh(tmp, "s")
+            os.mkdir(os.path.join(w, "D"))
+            model = os.path.join(w, "D", name)
+            shutil.copy(FIO, model)
+            cmd = [NSMC, what, "D/" + name] + form + opts
+            p = run(w, cmd)
+            print("input: nsmc %s D/%s %s ... -> %d %s" % (what, name, " ".join(form),
+                                                           p.returncode, said(p)))
+            check(p.returncode == 1 and "move the model out of the folder" in p.stderr,
+                  "nsmc %s D/%s %s: refused" % (what, name, " ".join(form)), p)
+            check(read(model) == read(FIO), "nsmc %s D/%s %s: the model intact"
+                  % (what, name, " ".join(form)))
+
+
+CASES = {
+    "findings_extras": case_findings_extras,
+    "findings_studyout": case_findings_studyout,
+}
+
+if __name__ == "__main__":
+    sys.exit(main(CASES, "nsm-22cli-", case_arg=3))
