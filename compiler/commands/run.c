@@ -46,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -1688,6 +1689,18 @@ static int run_output_is_input(const char *opt, const char *path, const struct s
     return 1;
 }
 
+/* The file an animation GIF path writes beside it with the extension ext
+ * (its gnuplot script FILE.gp, gnuplot's log FILE.log) in buf, or NULL when
+ * path is no GIF's name (the simulator refuses it). */
+static const char *run_anim_sibling(const char *path, const char *ext, char *buf, size_t len)
+{
+    size_t n = strlen(path);
+    if (n < 4 || strcasecmp(path + n - 4, ".gif"))
+        return NULL;
+    snprintf(buf, len, "%.*s.%s", (int)(n - 4), path, ext);
+    return buf;
+}
+
 /* The outputs a simulator option names among args[0..n) (--stats,
  * --section-out, --out, --animate, --lyapunov-out with their values)
  * checked against in (`-- --lyapunov --lyapunov-out M.nsm` replaced the
@@ -1697,9 +1710,17 @@ static int run_args_not_input(const char *const *args, int n, const struct stat 
 {
     static const char *const outs[] = { "--stats", "--section-out", "--out", "--animate",
                                         "--lyapunov-out" };
+    char gp[4200], log[4200];
     for (int i = 0; i + 1 < n; i++)
         if (in_list(args[i], outs, sizeof outs / sizeof *outs) &&
-            run_output_is_input(args[i], args[i + 1], in, what, inpath))
+            (run_output_is_input(args[i], args[i + 1], in, what, inpath) ||
+             (!strcmp(args[i], "--animate") &&
+              (run_output_is_input("--animate's script", run_anim_sibling(args[i + 1], "gp", gp,
+                                                                         sizeof gp),
+                                   in, what, inpath) ||
+               run_output_is_input("--animate's log", run_anim_sibling(args[i + 1], "log", log,
+                                                                      sizeof log),
+                                   in, what, inpath)))))
             return 1;
     return 0;
 }
@@ -1747,7 +1768,8 @@ static int run_same_file(const char *a, const char *b)
  * log, the animation) or the folder's lock: 1 after the message.  `--stats
  * DIR/plot.svg` ran, exit 0, and the figures' removal took the statistics;
  * `--stats DIR/.nsm-run.lock` wrote them into the lock, exit 0, and every
- * later run into DIR was refused. */
+ * later run into DIR was refused.  An animation's script and log are its
+ * own files too: `-- --animate DIR/plot.gif` shared DIR/plot.gp. */
 static int run_args_not_own(const char *const *args, int n, const char *dir, Arena *a)
 {
     static const char *const outs[] = { "--stats", "--section-out", "--lyapunov-out",
@@ -1755,15 +1777,23 @@ static int run_args_not_own(const char *const *args, int n, const char *dir, Are
     for (int i = 0; i + 1 < n; i++) {
         if (!in_list(args[i], outs, sizeof outs / sizeof *outs) || !strcmp(args[i + 1], "-"))
             continue;
-        for (size_t f = RUN_FIRST_FIGURE; f <= RUN_NFILES; f++) {
-            const char *name = f < RUN_NFILES ? run_files[f] : ".nsm-run.lock";
-            if (!run_same_file(args[i + 1], arena_printf(a, "%s/%s", dir, name)))
-                continue;
-            fprintf(stderr, "nsmc: error: %s '%s' is the run's own %s in its folder '%s': "
-                    "write it elsewhere\n", args[i], args[i + 1],
-                    f < RUN_NFILES ? "file" : "lock", dir);
-            return 1;
+        char gp[4200], log[4200];
+        const char *paths[3] = { args[i + 1], NULL, NULL };
+        if (!strcmp(args[i], "--animate")) {
+            paths[1] = run_anim_sibling(args[i + 1], "gp", gp, sizeof gp);
+            paths[2] = run_anim_sibling(args[i + 1], "log", log, sizeof log);
         }
+        for (int p = 0; p < 3; p++)
+            for (size_t f = RUN_FIRST_FIGURE; paths[p] && f <= RUN_NFILES; f++) {
+                const char *name = f < RUN_NFILES ? run_files[f] : ".nsm-run.lock";
+                if (!run_same_file(paths[p], arena_printf(a, "%s/%s", dir, name)))
+                    continue;
+                fprintf(stderr, "nsmc: error: %s '%s'%s%s%s is the run's own %s in its folder "
+                        "'%s': write it elsewhere\n", args[i], args[i + 1],
+                        p ? " (its " : "", p ? paths[p] : "", p ? ")" : "",
+                        f < RUN_NFILES ? "file" : "lock", dir);
+                return 1;
+            }
     }
     return 0;
 }

@@ -3,7 +3,9 @@
 simulator's words after `nsmc run ... --`, the study commands' --out-dir in
 both forms, signals, locks and the compile cache.
 
-    tests/reliability/twentysecond_pass_cli_test.py NSMC SOURCE_DIR CASE
+    tests/reliability/twentysecond_pass_cli_test.py NSMC SIM SOURCE_DIR CASE
+
+SIM is sim_bouncing_ball.
 
 Cases (each under 20 s in the normal build):
   findings_extras  `nsmc run M.nsm -- --stats=M.nsm` (or --section-out=M.nsm,
@@ -22,6 +24,18 @@ Cases (each under 20 s in the normal build):
                    replaced by the study's summary or branch (the check of a
                    model inside the folder read only `--out-dir D`).  Now
                    refused as with `--out-dir D`, the model intact.
+  findings_animscript the simulator's --animate a.gif beside --out a.gp,
+                   --events a.gp, --stats a.log, --section-out a.log,
+                   --lyapunov-out a.gp, --set-file a.gp or a.gif, and
+                   --animate P/plot.gif with --plot P: exit 0, one of the
+                   two files lost (the animation's script FILE.gp and
+                   gnuplot's log FILE.log, written beside the GIF, were
+                   checked against nothing; the parameter file replaced by
+                   the script or the GIF); `nsmc run -- --animate
+                   R/plot.gif` shared R/plot.gp with the run's plots, and
+                   `-- --animate M.gif` replaced the model M.gp.  Now
+                   refused, naming the script or the log, every file
+                   intact.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -31,8 +45,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import check, main, run  # noqa: E402
 
-NSMC = os.path.abspath(sys.argv[1])
-SRC = os.path.abspath(sys.argv[2])
+NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])
 BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
 FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
 
@@ -138,10 +152,72 @@ def case_findings_studyout(tmp):
                   % (what, name, " ".join(form)))
 
 
+# the simulator's words that name the animation's script or log (or its GIF)
+# as another output or the parameter file: (words, files kept as they were)
+ANIM_REFUSED = [
+    (["--out", "a.gp"], []),
+    (["--events", "a.gp"], []),
+    (["--stats", "a.log"], []),
+    (["--section", "period:0.1", "--section-out", "a.log"], []),
+    (["--lyapunov", "--lyapunov-out", "a.gp"], []),
+    (["--set-file", "a.gp"], ["a.gp"]),
+    (["--set-file", "a.gif"], ["a.gif"]),
+    (["--plot", "P"], ["P/plot.gp"]),
+]
+
+
+def case_findings_animscript(tmp):
+    """The animation's script and log named as another output, the
+    parameter file or a figure's script: refused, the files intact."""
+    for words, keep in ANIM_REFUSED:
+        w = fresh(tmp, "a")
+        for f in ("a.gp", "a.gif"):
+            with open(os.path.join(w, f), "w") as fh:
+                fh.write("e = 0.5\n")
+        gif = "P/plot.gif" if "--plot" in words else "a.gif"
+        if "--plot" in words:
+            os.mkdir(os.path.join(w, "P"))
+            with open(os.path.join(w, "P", "plot.gp"), "w") as fh:
+                fh.write("# an earlier run's script\n")
+        before = {f: read(os.path.join(w, f)) for f in keep}
+        p = run(w, [SIM, "--t-end", "0.5", "--animate", gif] + words)
+        print("input: sim --t-end 0.5 --animate %s %s -> %d %s"
+              % (gif, " ".join(words), p.returncode, said(p)))
+        check(p.returncode == 1 and "--animate" in p.stderr,
+              "--animate %s %s: refused, naming the animation's script or log"
+              % (gif, " ".join(words)), p)
+        for f in keep:
+            check(read(os.path.join(w, f)) == before[f], "%s intact" % f)
+    # nsmc run: the run's own plot.gp, the model and the parameter file
+    for extra, keep in ((["--animate", "R/plot.gif"], None), (["--animate=R/plot.gif"], None),
+                        (["--animate=ball.gif"], "ball.gp"), (["--animate", "p.gif"], "p.gp")):
+        w = fresh(tmp, "r")
+        shutil.copy(BALL, os.path.join(w, "ball.gp"))
+        with open(os.path.join(w, "p.gp"), "w") as fh:
+            fh.write("e = 0.5\n")
+        before = read(os.path.join(w, keep)) if keep else None
+        p = run(w, [NSMC, "run", "ball.gp", "--set-file", "p.gp", "--out-dir", "R", "-q",
+                    "--t-end", "0.5", "--"] + extra)
+        print("input: nsmc run ball.gp --set-file p.gp --out-dir R -q --t-end 0.5 -- %s -> %d %s"
+              % (" ".join(extra), p.returncode, said(p)))
+        check(p.returncode == 1 and "write it elsewhere" in p.stderr,
+              "-- %s: refused" % " ".join(extra), p)
+        if keep:
+            check(read(os.path.join(w, keep)) == before, "%s intact" % keep)
+    # kept: an animation beside the plots under another name draws both
+    w = fresh(tmp, "k")
+    p = run(w, [SIM, "--t-end", "0.5", "--plot", "P", "--animate", "P/a.gif"])
+    print("input: sim --t-end 0.5 --plot P --animate P/a.gif -> %d" % p.returncode)
+    check(p.returncode == 0 and b"a.gif" in read(os.path.join(w, "P", "a.gp")) and
+          b"plot.png" in read(os.path.join(w, "P", "plot.gp")),
+          "--plot P --animate P/a.gif: both scripts, each its own", p)
+
+
 CASES = {
+    "findings_animscript": case_findings_animscript,
     "findings_extras": case_findings_extras,
     "findings_studyout": case_findings_studyout,
 }
 
 if __name__ == "__main__":
-    sys.exit(main(CASES, "nsm-22cli-", case_arg=3))
+    sys.exit(main(CASES, "nsm-22cli-", case_arg=4))
