@@ -257,6 +257,31 @@ static int extra_h5_take(RunOptions *o)
     return 0;
 }
 
+/* Takes `-- --set-file FILE` as nsmc run's own --set-file FILE (removed
+ * from the words after "--"; given to the simulator as its own is): the
+ * file was then unknown to the checks of the run's inputs, and
+ * `-- --set-file R/summary.csv` was removed from the folder R as an
+ * earlier study's result, `-- --set-file R/plot.gp` replaced by the plots'
+ * script, exit 0.  Given both ways, it is an option given twice.  0, or 1
+ * after the message. */
+static int extra_setfile_take(RunOptions *o)
+{
+    for (int i = 0; i + 1 < o->nextra; i++) {
+        if (strcmp(o->extra[i], "--set-file"))
+            continue;
+        if (!o->xattached[i + 1] && cli_value_optionlike(o->extra[i + 1]))
+            return cli_value_refuse("nsmc", "--set-file", o->extra[i + 1]);
+        if (run_once("--set-file", o->set_file, o->extra[i + 1]))
+            return 1;
+        o->set_file = o->extra[i + 1];
+        memmove(o->extra + i, o->extra + i + 2, sizeof(char *) * (size_t)(o->nextra - i - 2));
+        memmove(o->xattached + i, o->xattached + i + 2, (size_t)(o->nextra - i - 2));
+        o->nextra -= 2;
+        i--;
+    }
+    return 0;
+}
+
 /* Whether `nsmc WHAT` was given --help or -h beside another word (before a
  * '--', after which the words are the simulator's): refused with the usage
  * line, as `nsmc --help extra` is.  `nsmc run --help extra` printed the
@@ -418,7 +443,7 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
         fputs("nsmc: error: no input file (usage: nsmc run FILE.nsm [options])\n", stderr);
         return 1;
     }
-    if (extra_h5_take(o))
+    if (extra_h5_take(o) || extra_setfile_take(o))
         return 1;
     /* as the simulator's "--phase needs --plot DIR": it was taken without
      * a word and drew nothing */

@@ -17,7 +17,12 @@ Cases (each under 20 s in the normal build):
                    M.nsm` in either form replaced the model by the spectrum.
                    nsmc run read the words after "--" as given, and the
                    simulator split --NAME=VALUE after nsmc's checks.  Now
-                   refused, the file intact.  Kept: `-- --t-end=0.5`,
+                   refused, the file intact.  `-- --set-file R/summary.csv`
+                   was removed as an earlier study's result and `-- --set-file
+                   R/plot.gp` replaced by the plots' script, exit 0 (a
+                   parameter file after "--" was unknown to nsmc run's checks
+                   of its inputs): now taken as nsmc run's own --set-file,
+                   kept or refused.  Kept: `-- --t-end=0.5`,
                    `--stats=-s.csv`, `--out=r.h5` as in the other form.
   findings_studyout `nsmc sweep D/summary.csv --out-dir=D ...` and `nsmc
                    continue D/branch.csv --out-dir=D ...`: exit 0, the model
@@ -108,6 +113,25 @@ def case_findings_extras(tmp):
         check(p.returncode == 1 and "write it elsewhere" in p.stderr,
               "-- %s: refused, naming the file" % " ".join(extra), p)
         check(read(os.path.join(w, keep)) == before, "-- %s: %s intact" % (" ".join(extra), keep))
+    # a parameter file given after "--" is one of the run's inputs too
+    for name, refused in (("summary.csv", False), ("branch.csv", False), ("plot.gp", True),
+                          ("plot.log", True)):
+        w = fresh(tmp, "f")
+        shutil.copy(BALL, os.path.join(w, "ball.nsm"))
+        os.mkdir(os.path.join(w, "R"))
+        with open(os.path.join(w, "R", name), "w") as f:
+            f.write("e = 0.5\n")
+        p = run(w, [NSMC, "run", "ball.nsm", "--out-dir", "R", "-q", "--t-end", "1", "--",
+                    "--set-file", "R/" + name])
+        print("input: nsmc run ball.nsm --out-dir R -q --t-end 1 -- --set-file R/%s -> %d %s"
+              % (name, p.returncode, said(p)))
+        check(p.returncode == (1 if refused else 0), "-- --set-file R/%s: %s"
+              % (name, "refused" if refused else "exit 0"), p)
+        check(read(os.path.join(w, "R", name)) == b"e = 0.5\n", "R/%s intact" % name)
+        if not refused:
+            ev = read(os.path.join(w, "R", "events.csv")).decode().splitlines()[1].split(",")
+            check(abs(float(ev[4]) + 0.5 * float(ev[3])) < 1e-9 * abs(float(ev[3])),
+                  "-- --set-file R/%s: e = 0.5 taken (v+ = -0.5 v-)" % name)
     # the attached forms the simulator takes are kept as given
     w = fresh(tmp, "k")
     shutil.copy(BALL, os.path.join(w, "ball.nsm"))
