@@ -41,14 +41,27 @@ Cases (each under 20 s in the normal build):
                    `-- --animate M.gif` replaced the model M.gp.  Now
                    refused, naming the script or the log, every file
                    intact.
+  findings_moved, findings_movedsweep
+                   `nsmc continue` and `nsmc sweep` whose --out-dir D is
+                   moved away mid-run and replaced by a link to another
+                   folder E (or by a file): the results were written by path
+                   into E, exit 0, the partial files left in the moved
+                   folder (and E, another folder, never locked); or exit 1
+                   saying the points were kept in D/NAME.partial, where
+                   there was none.  Now refused at the end, naming the
+                   partial files left in the folder it started in (whole
+                   lines there), nothing written into E; a link to the
+                   moved folder itself is the same folder and is written.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
 import shutil
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main, run  # noqa: E402
+from passlib import Failure, check, env_for, main, run  # noqa: E402
 
 NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SRC = os.path.abspath(sys.argv[3])
@@ -237,7 +250,81 @@ def case_findings_animscript(tmp):
           "--plot P --animate P/a.gif: both scripts, each its own", p)
 
 
+def moved_midway(tmp, what, opts, partial, act):
+    """nsmc WHAT (opts) into tmp/D, D renamed to D2 once D/partial holds a
+    line, and act ("link": a link D -> E, a new folder; "back": a link D ->
+    D2; "file": a file D) put in its place: (the process, its stderr)."""
+    for f in ("D", "D2", "E"):
+        path = os.path.join(tmp, f)
+        if os.path.islink(path) or os.path.isfile(path):
+            os.remove(path)
+        shutil.rmtree(path, ignore_errors=True)
+    d = os.path.join(tmp, "D")
+    pr = subprocess.Popen([NSMC, what, FIO, "--out-dir", d] + opts, cwd=tmp, env=env_for(tmp),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    start = time.time()
+    while time.time() - start < 60 and pr.poll() is None:
+        data = read(os.path.join(d, partial)) or b""
+        if data.count(b"\n") >= 3:
+            break
+        time.sleep(0.01)
+    if pr.poll() is not None:
+        raise Failure("nsmc %s ended before its folder was moved: make it longer" % what)
+    os.rename(d, os.path.join(tmp, "D2"))
+    if act == "link":
+        os.mkdir(os.path.join(tmp, "E"))
+        os.symlink(os.path.join(tmp, "E"), d)
+    elif act == "back":
+        os.symlink(os.path.join(tmp, "D2"), d)
+    else:
+        with open(d, "w") as f:
+            f.write("a file\n")
+    alive = pr.poll() is None
+    err = pr.communicate(timeout=120)[1]
+    if not alive:
+        raise Failure("nsmc %s ended as its folder was moved: make it longer" % what)
+    return pr, err
+
+
+def case_findings_moved(tmp, kinds=("continue",)):
+    """A study's folder moved away mid-run, a link or a file in its
+    place: refused at the end, the partial files named, nothing written
+    into the link's folder."""
+    cont = ["--param", "omega=1.5:2.5", "--ds", "0.0003", "--ds-max", "0.0003", "--max-points",
+            "100000", "--no-plot"]
+    sweep = ["--param", "omega=2:3:2000", "--section", "period:2*pi/omega", "--transient", "50",
+             "--record", "20"]
+    for what, opts, partials, result in (
+            ("continue", cont, ["branch.csv.partial"], "branch.csv"),
+            ("sweep", sweep, ["section.csv.partial", "summary.csv.partial"], "summary.csv")):
+        if what not in kinds:
+            continue
+        for act in ("link", "file", "back"):
+            pr, err = moved_midway(tmp, what, opts, partials[0], act)
+            first = [ln for ln in err.splitlines() if "error" in ln][:1]
+            print("input: nsmc %s --out-dir D, D moved to D2 mid-run, %s in its place -> %d %s"
+                  % (what, {"link": "a link to a new folder E", "file": "a file",
+                            "back": "a link to D2"}[act], pr.returncode,
+                     (first or [""])[0][:200]))
+            if act == "back":
+                check(pr.returncode in (0, 3) and read(os.path.join(tmp, "D2", result)),
+                      "nsmc %s: a link to the moved folder is that folder: %s written there"
+                      % (what, result))
+                continue
+            check(pr.returncode == 1 and "was moved, removed or replaced" in err,
+                  "nsmc %s, its folder moved and %s in its place: refused" % (what, act))
+            check(not os.path.isdir(os.path.join(tmp, "E")) or
+                  not os.listdir(os.path.join(tmp, "E")),
+                  "nsmc %s: nothing written into the link's folder E" % what)
+            for f in partials:
+                data = read(os.path.join(tmp, "D2", f))
+                check(data and data.endswith(b"\n") and data.count(b"\n") > 3 and
+                      f in err, "nsmc %s: D2/%s named, whole lines" % (what, f))
+
+
 CASES = {
+    "findings_moved": case_findings_moved,
+    "findings_movedsweep": lambda tmp: case_findings_moved(tmp, ("sweep",)),
     "findings_animscript": case_findings_animscript,
     "findings_extras": case_findings_extras,
     "findings_studyout": case_findings_studyout,
