@@ -89,6 +89,7 @@ typedef struct RunOptions {
     char **extra;           /* after "--", each --NAME=VALUE split (extra_split) */
     int nextra;
     char *xattached;        /* per word of extra: a value split from its --NAME= */
+    int set_file_extra;     /* set_file was given after "--" (extra_setfile_take) */
 } RunOptions;
 
 /* A growing argv for a child process. */
@@ -257,9 +258,10 @@ static int extra_h5_take(RunOptions *o)
     return 0;
 }
 
-/* Takes `-- --set-file FILE` as nsmc run's own --set-file FILE (removed
- * from the words after "--"; given to the simulator as its own is): the
- * file was then unknown to the checks of the run's inputs, and
+/* Takes `-- --set-file FILE` as nsmc run's own --set-file FILE for the
+ * checks of the run's inputs (it stays in its place among the words after
+ * "--", where the simulator's options apply in order): the file was
+ * unknown to those checks, and
  * `-- --set-file R/summary.csv` was removed from the folder R as an
  * earlier study's result, `-- --set-file R/plot.gp` replaced by the plots'
  * script, exit 0.  Given both ways, it is an option given twice.  0, or 1
@@ -274,10 +276,7 @@ static int extra_setfile_take(RunOptions *o)
         if (run_once("--set-file", o->set_file, o->extra[i + 1]))
             return 1;
         o->set_file = o->extra[i + 1];
-        memmove(o->extra + i, o->extra + i + 2, sizeof(char *) * (size_t)(o->nextra - i - 2));
-        memmove(o->xattached + i, o->xattached + i + 2, (size_t)(o->nextra - i - 2));
-        o->nextra -= 2;
-        i--;
+        o->set_file_extra = 1;
     }
     return 0;
 }
@@ -1914,7 +1913,7 @@ static int run(const RunOptions *o, Arena *a)
         args_add_pair(args, "--out", o->h5, a);
     if (o->animate)
         args_add_pair(args, "--animate", arena_printf(a, "%s/animation.gif", dir), a);
-    if (o->set_file)
+    if (o->set_file && !o->set_file_extra)     /* else given among the words after "--" */
         args_add_pair(args, "--set-file", o->set_file, a);
     for (int i = 0; i < o->nsets; i++)
         if (args_add(args, "--set") || args_add(args, o->sets[i])) {
