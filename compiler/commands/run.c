@@ -1630,15 +1630,15 @@ static const char *sim_output(const char *const *args, int n, const char *opt)
  * HDF5 file, the animation, and the simulator's other outputs given before
  * or after "--" (--stats, --section-out, --lyapunov-out, --animate: the
  * HDF5 file given after "--" and these were left out). */
-static void results_said(const RunOptions *o, const char *dir)
+static void results_said(const RunOptions *o, const char *dir, Arena *a)
 {
     static const char *const opts[] = { "--stats", "--section-out", "--lyapunov-out",
                                         "--animate" };
     printf("results: %s/trajectory.csv, %s/events.csv", dir, dir);
     if (o->h5)
         printf(", %s", o->h5);
-    if (o->animate)
-        printf(", %s/animation.gif", dir);
+    if (o->animate && file_exists(arena_printf(a, "%s/animation.gif", dir)))
+        printf(", %s/animation.gif", dir);      /* none drawn without gnuplot */
     for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
         const char *f = sim_output(o->sim, o->nsim, opts[k]);
         const char *g = sim_output((const char *const *)o->extra, o->nextra, opts[k]);
@@ -1967,7 +1967,7 @@ static int run(const RunOptions *o, Arena *a)
     run_studies_remove(o, dir);
     summarize_events(ev);
     summarize_energy(traj, energy_error_column(m), report, rc);
-    results_said(o, dir);
+    results_said(o, dir, a);
     int figs_failed = 0;
     if (o->plot && plot_stoppable(o, m, dir, a, &figs_failed))
         return 128 + got_signal;

@@ -903,6 +903,17 @@ static int write_script(const Anim *a, const char *script, const char *title, ch
     return rc;
 }
 
+/* Removes the GIF of an earlier run at the animation's path when this one
+** draws none (no gnuplot), as the plots' earlier figures are
+** (plot_without_gnuplot): it stayed beside this run's trajectory and
+** script, and `nsmc run` named it among this run's results.  Only a
+** regular file goes.  1 when one was removed. */
+static int anim_earlier_remove(const Anim *a)
+{
+    struct stat st;
+    return lstat(a->path, &st) == 0 && S_ISREG(st.st_mode) && unlink(a->path) == 0;
+}
+
 /* Draws the GIF through a temporary file renamed at the end.  One of PLOT_*. */
 static int draw(const Anim *a, const char *title, char *err, size_t errlen)
 {
@@ -912,8 +923,11 @@ static int draw(const Anim *a, const char *title, char *err, size_t errlen)
     if (write_script(a, script, title, err, errlen))
         return PLOT_EFAIL;
     if (!plot_have_gnuplot()) {
+        int gone = anim_earlier_remove(a);
         snprintf(err, errlen, "gnuplot is not installed, so no animation was drawn (the script "
-                 "is %.900s; on Debian: apt-get install gnuplot-nox)", script);
+                 "is %.800s; on Debian: apt-get install gnuplot-nox)%s", script,
+                 gone ? "; the earlier animation there, which did not show this run, was "
+                 "removed" : "");
         return PLOT_NOGNUPLOT;
     }
     snprintf(tmp, sizeof tmp, ".anim-%ld.gif", (long)getpid());

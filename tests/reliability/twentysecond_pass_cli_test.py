@@ -52,6 +52,13 @@ Cases (each under 20 s in the normal build):
                    partial files left in the folder it started in (whole
                    lines there), nothing written into E; a link to the
                    moved folder itself is the same folder and is written.
+  findings_nognuplot the simulator's --animate a.gif (nsmc run --animate)
+                   without gnuplot, over an earlier run's GIF: exit 0, "no
+                   animation was drawn", and the earlier GIF left beside
+                   this run's trajectory and script; nsmc run named it among
+                   this run's results.  Now removed (a regular file) and
+                   said, as the plots' earlier figures are, and left out of
+                   the results line.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -61,7 +68,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import Failure, check, env_for, main, run  # noqa: E402
+from passlib import Failure, check, env_for, main, no_gnuplot_path, run  # noqa: E402
 
 NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SRC = os.path.abspath(sys.argv[3])
@@ -322,7 +329,39 @@ def case_findings_moved(tmp, kinds=("continue",)):
                       f in err, "nsmc %s: D2/%s named, whole lines" % (what, f))
 
 
+def case_findings_nognuplot(tmp):
+    """No gnuplot: an earlier run's GIF at the animation's path removed and
+    said, never named as this run's result."""
+    w = fresh(tmp, "g")
+    shutil.copy(BALL, os.path.join(w, "ball.nsm"))
+    p = run(w, [SIM, "--t-end", "0.5", "--animate", "a.gif"])
+    q = run(w, [NSMC, "run", "ball.nsm", "--out-dir", "R", "-q", "--t-end", "0.5", "--animate"])
+    check(p.returncode == 0 and q.returncode == 0 and read(os.path.join(w, "a.gif")) and
+          read(os.path.join(w, "R", "animation.gif")), "the earlier GIFs drawn", q)
+    path = no_gnuplot_path(tmp)
+    p = run(w, [SIM, "--t-end", "0.3", "--animate", "a.gif"], env={"PATH": path})
+    print("input: sim --t-end 0.3 --animate a.gif without gnuplot, over an earlier a.gif -> "
+          "%d %s" % (p.returncode, said(p)))
+    check(p.returncode == 0 and "no animation was drawn" in p.stderr and
+          "earlier animation there" in p.stderr and read(os.path.join(w, "a.gif")) is None,
+          "without gnuplot: the earlier a.gif removed, said", p)
+    q = run(w, [NSMC, "run", "ball.nsm", "--out-dir", "R", "-q", "--t-end", "0.3", "--animate"],
+            env={"PATH": path})
+    print("input: nsmc run --animate without gnuplot, over an earlier R/animation.gif -> %d %s"
+          % (q.returncode, [ln for ln in q.stdout.splitlines() if ln.startswith("results")]))
+    check(q.returncode == 0 and read(os.path.join(w, "R", "animation.gif")) is None and
+          "animation.gif" not in q.stdout,
+          "nsmc run without gnuplot: the earlier animation.gif removed, not named a result", q)
+    # a FIFO or a link at the GIF's path is not removed
+    os.mkfifo(os.path.join(w, "f.gif"))
+    p = run(w, [SIM, "--t-end", "0.3", "--animate", "f.gif"], env={"PATH": path})
+    print("input: sim --animate f.gif (a FIFO) without gnuplot -> %d" % p.returncode)
+    check(p.returncode == 0 and os.path.exists(os.path.join(w, "f.gif")),
+          "a FIFO at the GIF's path left as it was", p)
+
+
 CASES = {
+    "findings_nognuplot": case_findings_nognuplot,
     "findings_moved": case_findings_moved,
     "findings_movedsweep": lambda tmp: case_findings_moved(tmp, ("sweep",)),
     "findings_animscript": case_findings_animscript,
