@@ -59,6 +59,15 @@ Cases (each under 20 s in the normal build):
                    this run's results.  Now removed (a regular file) and
                    said, as the plots' earlier figures are, and left out of
                    the results line.
+  kept_names       what was tried and found sound, kept against regressions:
+                   `nsmc M.nsm -o` naming the model, a link to it, '' or ./
+                   (refused, the model intact); a parameter file '-' or
+                   /dev/stdin (refused); the simulator's --lyapunov-out
+                   inside the folder --plot makes, spelled ./P/l.csv or
+                   P//l.csv with --plot P/ (written); folder names with a
+                   backquote, a newline, $(...) and quotes through nsmc run
+                   --animate --phase (figures drawn, no command run);
+                   `nsmc run -- --plot R` into its own folder (refused).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -360,7 +369,49 @@ def case_findings_nognuplot(tmp):
           "a FIFO at the GIF's path left as it was", p)
 
 
+def case_kept_names(tmp):
+    """Names that were sound: the same outcome kept."""
+    w = fresh(tmp, "n")
+    shutil.copy(BALL, os.path.join(w, "ball.nsm"))
+    os.symlink("ball.nsm", os.path.join(w, "lnk.c"))
+    model = read(BALL)
+    for out in ("ball.nsm", "./ball.nsm", "lnk.c", "", "./"):
+        p = run(w, [NSMC, "ball.nsm", "-o", out])
+        print("input: nsmc ball.nsm -o '%s' -> %d %s" % (out, p.returncode, said(p)))
+        check(p.returncode == 1 and "error" in p.stderr and
+              read(os.path.join(w, "ball.nsm")) == model, "-o '%s': refused, the model intact"
+              % out, p)
+    for sf in ("-", "/dev/stdin"):
+        p = run(w, [NSMC, "run", "ball.nsm", "--set-file", sf, "--out-dir", "S", "-q",
+                    "--no-plot"])
+        print("input: nsmc run ball.nsm --set-file %s -> %d %s" % (sf, p.returncode, said(p)))
+        check(p.returncode == 1 and "cannot read" in p.stderr, "--set-file %s: refused" % sf, p)
+    for lo, pl in (("./P/l.csv", "P"), ("P//l.csv", "P/")):
+        shutil.rmtree(os.path.join(w, "P"), ignore_errors=True)
+        p = run(w, [SIM, "--t-end", "1", "--lyapunov", "--lyapunov-out", lo, "--plot", pl])
+        print("input: sim --lyapunov --lyapunov-out %s --plot %s -> %d" % (lo, pl, p.returncode))
+        check(p.returncode == 0 and (read(os.path.join(w, "P", "l.csv")) or b"").startswith(
+            b"exponent"), "--lyapunov-out %s --plot %s: the spectrum in P" % (lo, pl), p)
+    for name in ("a`touch PWN1`b", "nl\nsystem \"touch PWN2\"\n", 'q"; system "touch PWN3"; "',
+                 "d$(touch PWN4)"):
+        p = run(w, [NSMC, "run", "ball.nsm", "--out-dir", os.path.join(name, "r"), "-q",
+                    "--t-end", "0.5", "--animate", "--phase"])
+        print("input: nsmc run ball.nsm --out-dir %r --animate --phase -> %d"
+              % (name + "/r", p.returncode))
+        check(p.returncode == 0 and read(os.path.join(w, name, "r", "plot.png")) and
+              read(os.path.join(w, name, "r", "animation.gif")), "the figures drawn", p)
+        check(not [f for f in os.listdir(w) if f.startswith("PWN")] and
+              not [f for f in os.listdir(os.path.join(w, name, "r")) if f.startswith("PWN")],
+              "no command of the folder's name ran")
+    p = run(w, [NSMC, "run", "ball.nsm", "--out-dir", "R", "-q", "--t-end", "0.5", "--",
+                "--plot", "R"])
+    print("input: nsmc run ball.nsm --out-dir R -- --plot R -> %d %s" % (p.returncode, said(p)))
+    check(p.returncode == 1 and "is writing into 'R'" in p.stderr,
+          "-- --plot R into the run's own folder: refused by its lock", p)
+
+
 CASES = {
+    "kept_names": case_kept_names,
     "findings_nognuplot": case_findings_nognuplot,
     "findings_moved": case_findings_moved,
     "findings_movedsweep": lambda tmp: case_findings_moved(tmp, ("sweep",)),
