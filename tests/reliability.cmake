@@ -1177,7 +1177,7 @@ endforeach()
 # GIF without gnuplot; each case
 # under 20 s in the normal build.
 foreach(case findings_extras findings_studyout findings_animscript findings_moved
-    findings_movedsweep findings_nognuplot kept_names)
+    findings_movedsweep findings_nognuplot findings_animlate kept_names)
   add_test(NAME reliability/twentysecond_cli_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysecond_pass_cli_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})

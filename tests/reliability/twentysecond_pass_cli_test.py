@@ -59,6 +59,14 @@ Cases (each under 20 s in the normal build):
                    this run's results.  Now removed (a regular file) and
                    said, as the plots' earlier figures are, and left out of
                    the results line.
+  findings_animlate the simulator's --animate D/plot.gif started before
+                   `nsmc run --out-dir D` and ending while that run writes
+                   into D: exit 0, and its script D/plot.gp written over the
+                   run's (the run's gnuplot then drew the animation's
+                   script, or the run's figures lost their script).  The
+                   animation's files were checked against the folder's lock
+                   only at the start.  Now checked again when they are
+                   written: refused, the run's files intact.
   kept_names       what was tried and found sound, kept against regressions:
                    `nsmc M.nsm -o` naming the model, a link to it, '' or ./
                    (refused, the model intact); a parameter file '-' or
@@ -410,7 +418,44 @@ def case_kept_names(tmp):
           "-- --plot R into the run's own folder: refused by its lock", p)
 
 
+def case_findings_animlate(tmp):
+    """An animation into a folder that nsmc run locked after the
+    simulator started: refused when it is written, the run's own script
+    intact."""
+    w = fresh(tmp, "l")
+    shutil.copy(BALL, os.path.join(w, "ball.nsm"))
+    p = run(w, [NSMC, "run", "ball.nsm", "--out-dir", "W", "-q", "--t-end", "0.5"])
+    check(p.returncode == 0, "the simulator built", p)
+    os.mkdir(os.path.join(w, "D"))
+    env = env_for(w)
+    sim = subprocess.Popen([SIM, "--t-end", "30", "--dt", "1e-5", "--animate", "D/plot.gif"],
+                           cwd=w, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
+    time.sleep(0.1)
+    runp = subprocess.Popen([NSMC, "run", "ball.nsm", "--out-dir", "D", "-q", "--t-end", "100",
+                             "--dt", "1e-5"], cwd=w, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    start = time.time()
+    while not read(os.path.join(w, "D", ".nsm-run.lock")) and time.time() - start < 30:
+        time.sleep(0.01)
+    if sim.poll() is not None:
+        raise Failure("the simulator ended before nsmc run locked D: make it longer")
+    serr = sim.communicate(timeout=120)[1]
+    still = runp.poll() is None
+    rerr = runp.communicate(timeout=120)[1]
+    print("input: sim --animate D/plot.gif, then nsmc run --out-dir D ending after it -> "
+          "sim %d, run %d: %s" % (sim.returncode, runp.returncode,
+                                  (serr.splitlines() or [""])[0][:200]))
+    if not still:
+        raise Failure("nsmc run ended before the simulator: make it longer")
+    check(sim.returncode == 1 and "writes or removes" in serr,
+          "the animation into the run's folder, written while the run held it: refused", sim)
+    check(runp.returncode == 0 and (read(os.path.join(w, "D", "plot.gp")) or b"").startswith(
+        b"# Plots of a simulation"), "nsmc run: its plot.gp and figures intact", runp)
+
+
 CASES = {
+    "findings_animlate": case_findings_animlate,
     "kept_names": case_kept_names,
     "findings_nognuplot": case_findings_nognuplot,
     "findings_moved": case_findings_moved,
