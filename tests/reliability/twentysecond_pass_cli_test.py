@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A twenty-second hostile pass over the nsmc programs (issue #29): the
 simulator's words after `nsmc run ... --`, the study commands' --out-dir in
-both forms, signals, locks and the compile cache.
+both forms, the animation's script and log, a study's folder moved mid-run,
+programs without gnuplot, two programs in one folder.
 
     tests/reliability/twentysecond_pass_cli_test.py NSMC SIM SOURCE_DIR CASE
 
@@ -442,7 +443,7 @@ def case_findings_animlate(tmp):
         raise Failure("the simulator ended before nsmc run locked D: make it longer")
     serr = sim.communicate(timeout=120)[1]
     still = runp.poll() is None
-    rerr = runp.communicate(timeout=120)[1]
+    runp.communicate(timeout=120)
     print("input: sim --animate D/plot.gif, then nsmc run --out-dir D ending after it -> "
           "sim %d, run %d: %s" % (sim.returncode, runp.returncode,
                                   (serr.splitlines() or [""])[0][:200]))
