@@ -1185,3 +1185,18 @@ foreach(case findings_sparse findings_empty findings_init findings_sweepempty fi
   set_tests_properties(reliability/twentysecond_py_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twenty-second hostile pass on the nsmc programs
+# (tests/reliability/twentysecond_pass_cli_test.py): the simulator's words
+# after `nsmc run ... --` as --NAME=VALUE, a study's --out-dir=D, the
+# animation's script and log, a study's folder moved mid-run, an earlier
+# GIF without gnuplot; each case
+# under 20 s in the normal build.
+foreach(case findings_extras findings_studyout findings_animscript findings_moved
+    findings_movedsweep findings_nognuplot findings_animlate kept_names)
+  add_test(NAME reliability/twentysecond_cli_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysecond_pass_cli_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentysecond_cli_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

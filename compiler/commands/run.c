@@ -46,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -85,8 +86,10 @@ typedef struct RunOptions {
     int nsets;
     const char **sim;       /* simulator options given before "--", with their values */
     int nsim;
-    char **extra;           /* after "--" */
+    char **extra;           /* after "--", each --NAME=VALUE split (extra_split) */
     int nextra;
+    char *xattached;        /* per word of extra: a value split from its --NAME= */
+    int set_file_extra;     /* set_file was given after "--" (extra_setfile_take) */
 } RunOptions;
 
 /* A growing argv for a child process. */
@@ -126,6 +129,13 @@ static const char *const sim_valued[] = {
 };
 static const char *const sim_flags[] = { "--summary", "--no-zeno" };
 
+/* The simulator's other options that take a value (driver.c's sim_valued
+ * less the above), given after "--" only. */
+static const char *const sim_other_valued[] = {
+    "--set", "--set-file", "--out", "--events", "--max-impacts", "--plot", "--animate", "--fps",
+    "--frames", "--lyapunov-interval", "--lyapunov-transient", "--lyapunov-out",
+};
+
 /* Whether s is in the list of n strings. */
 static int in_list(const char *s, const char *const *list, size_t n)
 {
@@ -133,6 +143,14 @@ static int in_list(const char *s, const char *const *list, size_t n)
         if (!strcmp(s, list[i]))
             return 1;
     return 0;
+}
+
+/* Whether s is one of the simulator's options that take a value (the
+ * words after "--" it splits as --NAME=VALUE). */
+static int sim_takes_value(const char *s)
+{
+    return in_list(s, sim_valued, sizeof sim_valued / sizeof *sim_valued) ||
+        in_list(s, sim_other_valued, sizeof sim_other_valued / sizeof *sim_other_valued);
 }
 
 /* The text of `nsmc run --help`. */
@@ -227,14 +245,38 @@ static int extra_h5_take(RunOptions *o)
     for (int i = 0; i + 1 < o->nextra; i++) {
         if (strcmp(o->extra[i], "--out") || !h5out_is_h5(o->extra[i + 1]))
             continue;
-        if (cli_value_optionlike(o->extra[i + 1]))
+        if (!o->xattached[i + 1] && cli_value_optionlike(o->extra[i + 1]))
             return cli_value_refuse("nsmc", "--out", o->extra[i + 1]);
         if (run_once("--out", o->h5, o->extra[i + 1]))
             return 1;
         o->h5 = o->extra[i + 1];
         memmove(o->extra + i, o->extra + i + 2, sizeof(char *) * (size_t)(o->nextra - i - 2));
+        memmove(o->xattached + i, o->xattached + i + 2, (size_t)(o->nextra - i - 2));
         o->nextra -= 2;
         i--;
+    }
+    return 0;
+}
+
+/* Takes `-- --set-file FILE` as nsmc run's own --set-file FILE for the
+ * checks of the run's inputs (it stays in its place among the words after
+ * "--", where the simulator's options apply in order): the file was
+ * unknown to those checks, and
+ * `-- --set-file R/summary.csv` was removed from the folder R as an
+ * earlier study's result, `-- --set-file R/plot.gp` replaced by the plots'
+ * script, exit 0.  Given both ways, it is an option given twice.  0, or 1
+ * after the message. */
+static int extra_setfile_take(RunOptions *o)
+{
+    for (int i = 0; i + 1 < o->nextra; i++) {
+        if (strcmp(o->extra[i], "--set-file"))
+            continue;
+        if (!o->xattached[i + 1] && cli_value_optionlike(o->extra[i + 1]))
+            return cli_value_refuse("nsmc", "--set-file", o->extra[i + 1]);
+        if (run_once("--set-file", o->set_file, o->extra[i + 1]))
+            return 1;
+        o->set_file = o->extra[i + 1];
+        o->set_file_extra = 1;
     }
     return 0;
 }
@@ -272,6 +314,35 @@ static int run_valued(const char *s)
         in_list(s, sim_valued, sizeof sim_valued / sizeof *sim_valued);
 }
 
+/* The simulator's words after "--" (n of them at words) into o->extra,
+ * each --NAME=VALUE of an option that takes a value split into --NAME and
+ * VALUE, the value marked in o->xattached (it goes back to the simulator
+ * as one word when it begins with '-', args_add_pair).  The checks of the
+ * outputs read the split words: `-- --stats=M.nsm` replaced the model by
+ * the statistics, exit 0, where `-- --stats M.nsm` is refused.  Words
+ * after a second "--" are left as they are, as the simulator leaves them. */
+static void extra_split(RunOptions *o, char **words, int n, Arena *a)
+{
+    o->extra = arena_alloc(a, sizeof(char *) * (size_t)(2 * n + 1));
+    o->xattached = arena_alloc(a, (size_t)(2 * n + 1));
+    o->nextra = 0;
+    int done = 0;
+    for (int i = 0; i < n; i++) {
+        char name[64];
+        done = done || !strcmp(words[i], "--");
+        if (done || !cli_attached_split(words[i], sim_takes_value, name, sizeof name)) {
+            o->xattached[o->nextra] = 0;
+            o->extra[o->nextra++] = words[i];
+            continue;
+        }
+        o->xattached[o->nextra] = 0;
+        o->extra[o->nextra++] = arena_printf(a, "%s", name);
+        o->xattached[o->nextra] = 1;
+        o->extra[o->nextra++] = words[i] + strlen(name) + 1;
+    }
+    o->extra[o->nextra] = NULL;
+}
+
 /* Parses `nsmc run` options (argv[0] is "run").  Returns -1 to go on, else
  * an exit status. */
 static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
@@ -294,8 +365,7 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
         if (fl && run_flag_once(fl, s))
             return 1;
         if (!strcmp(s, "--")) {
-            o->extra = argv + i + 1;
-            o->nextra = argc - i - 1;
+            extra_split(o, argv + i + 1, argc - i - 1, a);
             break;
         } else if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
             run_usage(stdout);
@@ -372,7 +442,7 @@ static int run_parse_args(int argc, char **argv, RunOptions *o, Arena *a)
         fputs("nsmc: error: no input file (usage: nsmc run FILE.nsm [options])\n", stderr);
         return 1;
     }
-    if (extra_h5_take(o))
+    if (extra_h5_take(o) || extra_setfile_take(o))
         return 1;
     /* as the simulator's "--phase needs --plot DIR": it was taken without
      * a word and drew nothing */
@@ -1560,15 +1630,15 @@ static const char *sim_output(const char *const *args, int n, const char *opt)
  * HDF5 file, the animation, and the simulator's other outputs given before
  * or after "--" (--stats, --section-out, --lyapunov-out, --animate: the
  * HDF5 file given after "--" and these were left out). */
-static void results_said(const RunOptions *o, const char *dir)
+static void results_said(const RunOptions *o, const char *dir, Arena *a)
 {
     static const char *const opts[] = { "--stats", "--section-out", "--lyapunov-out",
                                         "--animate" };
     printf("results: %s/trajectory.csv, %s/events.csv", dir, dir);
     if (o->h5)
         printf(", %s", o->h5);
-    if (o->animate)
-        printf(", %s/animation.gif", dir);
+    if (o->animate && file_exists(arena_printf(a, "%s/animation.gif", dir)))
+        printf(", %s/animation.gif", dir);      /* none drawn without gnuplot */
     for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
         const char *f = sim_output(o->sim, o->nsim, opts[k]);
         const char *g = sim_output((const char *const *)o->extra, o->nextra, opts[k]);
@@ -1643,15 +1713,38 @@ static int run_output_is_input(const char *opt, const char *path, const struct s
     return 1;
 }
 
+/* The file an animation GIF path writes beside it with the extension ext
+ * (its gnuplot script FILE.gp, gnuplot's log FILE.log) in buf, or NULL when
+ * path is no GIF's name (the simulator refuses it). */
+static const char *run_anim_sibling(const char *path, const char *ext, char *buf, size_t len)
+{
+    size_t n = strlen(path);
+    if (n < 4 || strcasecmp(path + n - 4, ".gif"))
+        return NULL;
+    snprintf(buf, len, "%.*s.%s", (int)(n - 4), path, ext);
+    return buf;
+}
+
 /* The outputs a simulator option names among args[0..n) (--stats,
- * --section-out, --out, --animate with their values) checked against in. */
+ * --section-out, --out, --animate, --lyapunov-out with their values)
+ * checked against in (`-- --lyapunov --lyapunov-out M.nsm` replaced the
+ * model by the spectrum, exit 0). */
 static int run_args_not_input(const char *const *args, int n, const struct stat *in,
                               const char *what, const char *inpath)
 {
-    static const char *const outs[] = { "--stats", "--section-out", "--out", "--animate" };
+    static const char *const outs[] = { "--stats", "--section-out", "--out", "--animate",
+                                        "--lyapunov-out" };
+    char gp[4200], log[4200];
     for (int i = 0; i + 1 < n; i++)
         if (in_list(args[i], outs, sizeof outs / sizeof *outs) &&
-            run_output_is_input(args[i], args[i + 1], in, what, inpath))
+            (run_output_is_input(args[i], args[i + 1], in, what, inpath) ||
+             (!strcmp(args[i], "--animate") &&
+              (run_output_is_input("--animate's script", run_anim_sibling(args[i + 1], "gp", gp,
+                                                                         sizeof gp),
+                                   in, what, inpath) ||
+               run_output_is_input("--animate's log", run_anim_sibling(args[i + 1], "log", log,
+                                                                      sizeof log),
+                                   in, what, inpath)))))
             return 1;
     return 0;
 }
@@ -1699,7 +1792,8 @@ static int run_same_file(const char *a, const char *b)
  * log, the animation) or the folder's lock: 1 after the message.  `--stats
  * DIR/plot.svg` ran, exit 0, and the figures' removal took the statistics;
  * `--stats DIR/.nsm-run.lock` wrote them into the lock, exit 0, and every
- * later run into DIR was refused. */
+ * later run into DIR was refused.  An animation's script and log are its
+ * own files too: `-- --animate DIR/plot.gif` shared DIR/plot.gp. */
 static int run_args_not_own(const char *const *args, int n, const char *dir, Arena *a)
 {
     static const char *const outs[] = { "--stats", "--section-out", "--lyapunov-out",
@@ -1707,15 +1801,23 @@ static int run_args_not_own(const char *const *args, int n, const char *dir, Are
     for (int i = 0; i + 1 < n; i++) {
         if (!in_list(args[i], outs, sizeof outs / sizeof *outs) || !strcmp(args[i + 1], "-"))
             continue;
-        for (size_t f = RUN_FIRST_FIGURE; f <= RUN_NFILES; f++) {
-            const char *name = f < RUN_NFILES ? run_files[f] : ".nsm-run.lock";
-            if (!run_same_file(args[i + 1], arena_printf(a, "%s/%s", dir, name)))
-                continue;
-            fprintf(stderr, "nsmc: error: %s '%s' is the run's own %s in its folder '%s': "
-                    "write it elsewhere\n", args[i], args[i + 1],
-                    f < RUN_NFILES ? "file" : "lock", dir);
-            return 1;
+        char gp[4200], log[4200];
+        const char *paths[3] = { args[i + 1], NULL, NULL };
+        if (!strcmp(args[i], "--animate")) {
+            paths[1] = run_anim_sibling(args[i + 1], "gp", gp, sizeof gp);
+            paths[2] = run_anim_sibling(args[i + 1], "log", log, sizeof log);
         }
+        for (int p = 0; p < 3; p++)
+            for (size_t f = RUN_FIRST_FIGURE; paths[p] && f <= RUN_NFILES; f++) {
+                const char *name = f < RUN_NFILES ? run_files[f] : ".nsm-run.lock";
+                if (!run_same_file(paths[p], arena_printf(a, "%s/%s", dir, name)))
+                    continue;
+                fprintf(stderr, "nsmc: error: %s '%s'%s%s%s is the run's own %s in its folder "
+                        "'%s': write it elsewhere\n", args[i], args[i + 1],
+                        p ? " (its " : "", p ? paths[p] : "", p ? ")" : "",
+                        f < RUN_NFILES ? "file" : "lock", dir);
+                return 1;
+            }
     }
     return 0;
 }
@@ -1811,7 +1913,7 @@ static int run(const RunOptions *o, Arena *a)
         args_add_pair(args, "--out", o->h5, a);
     if (o->animate)
         args_add_pair(args, "--animate", arena_printf(a, "%s/animation.gif", dir), a);
-    if (o->set_file)
+    if (o->set_file && !o->set_file_extra)     /* else given among the words after "--" */
         args_add_pair(args, "--set-file", o->set_file, a);
     for (int i = 0; i < o->nsets; i++)
         if (args_add(args, "--set") || args_add(args, o->sets[i])) {
@@ -1828,11 +1930,15 @@ static int run(const RunOptions *o, Arena *a)
         }
         i += pair;      /* its value, added with it */
     }
-    for (int i = 0; i < o->nextra; i++)
-        if (args_add(args, o->extra[i])) {
+    for (int i = 0; i < o->nextra; i++) {
+        int pair = i + 1 < o->nextra && o->xattached[i + 1];
+        if (pair ? args_add_pair(args, o->extra[i], o->extra[i + 1], a)
+                 : args_add(args, o->extra[i])) {
             fputs("nsmc: error: too many simulator arguments\n", stderr);
             return 1;
         }
+        i += pair;      /* the value split from it, given back with it */
+    }
     int pfd[2] = {-1, -1};
     if (pipe(pfd) != 0) {
         fprintf(stderr, "nsmc: internal error: cannot create a pipe: %s\n", strerror(errno));
@@ -1861,7 +1967,7 @@ static int run(const RunOptions *o, Arena *a)
     run_studies_remove(o, dir);
     summarize_events(ev);
     summarize_energy(traj, energy_error_column(m), report, rc);
-    results_said(o, dir);
+    results_said(o, dir, a);
     int figs_failed = 0;
     if (o->plot && plot_stoppable(o, m, dir, a, &figs_failed))
         return 128 + got_signal;
@@ -2167,25 +2273,29 @@ int run_program_words(const char *what, int argc, char **argv, const char *input
  * output folder (outdir_names_file): `nsmc sweep D/summary.csv --out-dir
  * D` compiled the model, then replaced it by the sweep's summary, and
  * `nsmc continue D/section.csv --out-dir D` removed it as an earlier
- * sweep's section, exit 0.  0, or 1 after the message. */
+ * sweep's section, exit 0.  The folder is taken in both forms: given as
+ * --out-dir=D, the model D/summary.csv was replaced, exit 0.  0, or 1
+ * after the message. */
 int run_study_input_check(const char *what, int argc, char **argv, const char *input,
                           int (*valued)(const char *))
 {
     struct stat in;
     if (stat(input, &in) != 0 || !S_ISREG(in.st_mode))
         return 0;       /* the compile names what is wrong with it */
-    for (int i = 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--out-dir")) {
+    for (int i = 1; i < argc; i++) {
+        const char *dir = !strncmp(argv[i], "--out-dir=", 10) ? argv[i] + 10
+                        : !strcmp(argv[i], "--out-dir") && i + 1 < argc ? argv[i + 1] : NULL;
+        if (!dir) {
             if (valued(argv[i]))
                 i++;
             continue;
         }
-        if (!outdir_names_file(argv[i + 1], &in))
+        if (!outdir_names_file(dir, &in))
             return 0;
         fprintf(stderr, "nsmc %s: error: the model file '%s' is a file that the %s writes or "
                 "removes in its output folder '%s': move the model out of the folder or "
                 "rename it\n", what, input,
-                strcmp(what, "continue") ? "sweep" : "continuation", argv[i + 1]);
+                strcmp(what, "continue") ? "sweep" : "continuation", dir);
         return 1;
     }
     return 0;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "animate.h"
+#include "outdir.h"
 #include "plot.h"
 #include "setfile.h"
 
@@ -903,17 +904,50 @@ static int write_script(const Anim *a, const char *script, const char *title, ch
     return rc;
 }
 
+/* Removes the GIF of an earlier run at the animation's path when this one
+** draws none (no gnuplot), as the plots' earlier figures are
+** (plot_without_gnuplot): it stayed beside this run's trajectory and
+** script, and `nsmc run` named it among this run's results.  Only a
+** regular file goes.  1 when one was removed. */
+static int anim_earlier_remove(const Anim *a)
+{
+    struct stat st;
+    return lstat(a->path, &st) == 0 && S_ISREG(st.st_mode) && unlink(a->path) == 0;
+}
+
+/* Whether the animation's GIF, script or log (at the path, gp and log
+** beside it) is one of the files another program holding their folder's
+** lock writes there itself (outdir_output_free): 1 after its message.
+** They are written at the run's end: checked only at its start, a
+** `--animate D/plot.gif` started before `nsmc run --out-dir D` replaced
+** the run's plot.gp with its script while the run drew its figures. */
+static int anim_names_taken(const Anim *a, const char *prog, const char *script)
+{
+    char log[5200];
+    snprintf(log, sizeof log, "%.*s.log", (int)strlen(a->path) - 4, a->path);
+    return outdir_output_free(prog, "--animate", a->path) ||
+           outdir_output_free(prog, "the script of --animate", script) ||
+           outdir_output_free(prog, "the log of --animate", log);
+}
+
 /* Draws the GIF through a temporary file renamed at the end.  One of PLOT_*. */
-static int draw(const Anim *a, const char *title, char *err, size_t errlen)
+static int draw(const Anim *a, const char *title, const char *prog, char *err, size_t errlen)
 {
     char script[5200], gp[1100], tmp[64], log[1100], setup[128];
     snprintf(gp, sizeof gp, "%.*s.gp", (int)strlen(a->base) - 4, a->base);
     snprintf(script, sizeof script, "%s/%s", a->dir, gp);
+    if (anim_names_taken(a, prog, script)) {
+        snprintf(err, errlen, "its files are another running program's");
+        return PLOT_EFAIL;
+    }
     if (write_script(a, script, title, err, errlen))
         return PLOT_EFAIL;
     if (!plot_have_gnuplot()) {
+        int gone = anim_earlier_remove(a);
         snprintf(err, errlen, "gnuplot is not installed, so no animation was drawn (the script "
-                 "is %.900s; on Debian: apt-get install gnuplot-nox)", script);
+                 "is %.800s; on Debian: apt-get install gnuplot-nox)%s", script,
+                 gone ? "; the earlier animation there, which did not show this run, was "
+                 "removed" : "");
         return PLOT_NOGNUPLOT;
     }
     snprintf(tmp, sizeof tmp, ".anim-%ld.gif", (long)getpid());
@@ -961,7 +995,7 @@ int anim_write(Anim *a, const char *prog, int skip)
             snprintf(title, sizeof title, "%s: %s", a->m->name, a->m->title);
         else
             snprintf(title, sizeof title, "%s", a->m->name);
-        int rc = draw(a, title, err, sizeof err);
+        int rc = draw(a, title, prog, err, sizeof err);
         if (rc == PLOT_OK) {
             fprintf(stderr, "%s: animation: %s (%d frame%s, %.3g s at %g frames per second)\n",
                     prog, a->path, a->next, a->next == 1 ? "" : "s", a->next / a->fps, a->fps);

@@ -58,6 +58,7 @@ typedef struct Prog {
     size_t part_n;          /* the bytes of csv written there */
     int part_made;          /* whether this continuation made it (-2 above: a write failed) */
     int cap_given;          /* --max-points was given */
+    struct stat dir_id;     /* the out-dir locked (outdir_id_take) */
 } Prog;
 
 /* Whether the continuation's stop inside its range fails the run (exit
@@ -866,6 +867,8 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
      * continuations mixed one's branch.csv with the other's figures) */
     if (!rc && outdir_lock(g.prog, g.out_dir))
         rc = 1;
+    if (!rc)
+        outdir_id_take(g.out_dir, &g.dir_id);
     if (rc) {
         nsm_sim_free(sim);
         return 1;
@@ -907,6 +910,9 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
          * empty diagram made gnuplot fail, and blame itself) */
         fprintf(stderr, "%s: no point computed: %s/%s.csv and the diagram were not written\n",
                 g.prog, g.out_dir, g.o.curve ? "curve" : "branch");
+    else if (g.csv.n &&
+             outdir_still_there(g.prog, g.out_dir, &g.dir_id, "continuation", partial_name(&g)))
+        status = status ? status : 1, unwritten = 1;
     else if (g.csv.n && file_put(&g, g.o.curve ? "curve.csv" : "branch.csv", g.csv.s, g.csv.n))
         status = partial_kept_said(&g, status), unwritten = 1;
     else if (g.csv.n && (partial_done(&g), others_remove(&g), g.plot && cont_drawing(&g),

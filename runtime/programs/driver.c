@@ -63,6 +63,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #ifdef __linux__
@@ -1144,6 +1145,25 @@ static int out_identity(const char *path, char *buf, size_t len)
         snprintf(buf, len, "%lu:%lu/%s", (unsigned long)st.st_dev, (unsigned long)st.st_ino,
                  slash ? slash + 1 : path);
     return 1;
+}
+
+/* The outputs checked against each other, the parameter file and the
+** figures: --out (CSV and HDF5), --events, --stats, --section-out,
+** --lyapunov-out, the animation's GIF, script and log. */
+enum { NOUT = 9 };
+
+/* The file the animation GIF path writes beside it with the extension ext
+** (its gnuplot script FILE.gp, gnuplot's log FILE.log, animate.c's names)
+** in buf, or NULL when there is no animation: `--animate a.gif --out a.gp`
+** (--stats a.log, --set-file a.gp) ended with one of the two files lost,
+** exit 0, and `--animate P/plot.gif --plot P` shared one plot.gp. */
+static const char *anim_sibling(const char *path, const char *ext, char *buf, size_t len)
+{
+    size_t n = path ? strlen(path) : 0;
+    if (n < 4 || strcasecmp(path + n - 4, ".gif"))
+        return NULL;       /* refused by anim_create */
+    snprintf(buf, len, "%.*s.%s", (int)(n - 4), path, ext);
+    return buf;
 }
 
 /* Two outputs that name one file (--out x.h5 --section-out x.h5 left only
@@ -2335,25 +2355,31 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         return bad(d.prog, "the section and another output cannot both write to stdout "
                    "(give --section-out FILE)%s%s", "", "");
     }
-    /* the GIF too: `--out a.gif --animate a.gif` kept the GIF alone, exit 0 */
-    const char *opaths[7] = { out_path, h5_path, ev_path, stats_path, sec_spec ? sec_path : NULL,
-                              lyap ? lyap_path : NULL, anim_opt.path };
-    const char *onames[7] = { "--out", "--out", "--events", "--stats", "--section-out",
-                              "--lyapunov-out", "--animate" };
-    const char *clash2, *clash1 = outputs_clash(opaths, onames, 7, &clash2);
+    /* the GIF too: `--out a.gif --animate a.gif` kept the GIF alone, exit 0;
+     * and the animation's script and log, FILE.gp and FILE.log beside it */
+    char anim_gp[4200], anim_log[4200];
+    const char *opaths[NOUT] = { out_path, h5_path, ev_path, stats_path,
+                                 sec_spec ? sec_path : NULL, lyap ? lyap_path : NULL,
+                                 anim_opt.path,
+                                 anim_sibling(anim_opt.path, "gp", anim_gp, sizeof anim_gp),
+                                 anim_sibling(anim_opt.path, "log", anim_log, sizeof anim_log) };
+    const char *onames[NOUT] = { "--out", "--out", "--events", "--stats", "--section-out",
+                                 "--lyapunov-out", "--animate", "the script of --animate",
+                                 "the log of --animate" };
+    const char *clash2, *clash1 = outputs_clash(opaths, onames, NOUT, &clash2);
     if (clash1) {
         nsm_sim_free(sim);
         return bad(d.prog, "%s and %s name the same file: each output needs its own", clash1,
                    clash2);
     }
-    const char *over = output_is_input(opaths, onames, 6, set_path);
+    const char *over = output_is_input(opaths, onames, NOUT, set_path);
     if (over) {
         nsm_sim_free(sim);
         return bad(d.prog, "%s names the parameter file read by --set-file ('%s'): the run "
                    "would write over it; name another output file", over, set_path);
     }
     /* an output named as a file of another program's folder while it runs */
-    for (int k = 0; k < 7; k++)
+    for (int k = 0; k < NOUT; k++)
         if (opaths[k] && outdir_output_free(d.prog, onames[k], opaths[k])) {
             nsm_sim_free(sim);
             return 1;
@@ -2482,7 +2508,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             ev_path = plot_ev;
         opaths[0] = out_path;
         opaths[2] = ev_path;
-        if (plot_names_taken(d.prog, plot_dir, opaths, onames, 7) ||
+        if (plot_names_taken(d.prog, plot_dir, opaths, onames, NOUT) ||
             (lyap && lyap_check(d.prog, lyap_path)) ||
             (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog)))) {
             plot_dir_unmake(plot_dir, plot_had);

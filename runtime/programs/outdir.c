@@ -477,3 +477,36 @@ void outdir_others_remove(const char *prog, const char *dir, const char *const *
         fprintf(stderr, "%s: note: removed from '%s' the results of an earlier run or study "
                 "that this one does not write: %s\n", prog, dir, removed);
 }
+
+/* Notes in *id which folder the output folder dir is (its device and
+** inode), once it is made and locked: outdir_still_there compares it with
+** what dir names when the results are written.  A zeroed *id when dir
+** cannot be read (no check then). */
+void outdir_id_take(const char *dir, struct stat *id)
+{
+    if (stat(dir, id) != 0)
+        memset(id, 0, sizeof *id);
+}
+
+/* Whether the output folder dir still names the folder *id noted when it
+** was locked (outdir_id_take): 0, or 1 after a message.  A study's folder
+** moved, removed or replaced (by a file, or a link to another folder)
+** while it ran: its results went by path into whatever stood there (a
+** folder another program may be writing: its lock was the moved one's),
+** its partial file left behind in the moved folder with exit 0, or it
+** failed and said its points were kept in DIR/PARTIAL, where there was no
+** such file.  The message says where they are: partial names the partial
+** files (in the folder the study locked, wherever it went). */
+int outdir_still_there(const char *prog, const char *dir, const struct stat *id,
+                       const char *what, const char *partial)
+{
+    struct stat now;
+    if (!id->st_ino || (stat(dir, &now) == 0 && S_ISDIR(now.st_mode) &&
+                        now.st_dev == id->st_dev && now.st_ino == id->st_ino))
+        return 0;
+    fprintf(stderr, "%s: error: the output folder '%s' was moved, removed or replaced while "
+            "the %s ran: its results are not written into what stands there now; the points "
+            "finished are in %s, in whole lines, in the folder it started in wherever that "
+            "was moved (gone with it if it was removed)\n", prog, dir, what, partial);
+    return 1;
+}

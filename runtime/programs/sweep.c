@@ -81,6 +81,7 @@ typedef struct Axis {
 typedef struct Sweep {
     const nsm_model *m;
     const char *prog;
+    struct stat dir_id;       /* the out-dir locked (outdir_id_take; rank 0) */
     Axis ax[SW_MAX_AXES];
     int nax;
     const char *section, *pexpr, *tmax, *out_dir, *plot_col;
@@ -2631,6 +2632,13 @@ static int sweep_finish(Sweep *sw, const CliText *hs, const CliText *hm, long *f
         free(lens);
         return cli_error(sw->prog, "out of memory");
     }
+    if (outdir_still_there(sw->prog, sw->out_dir, &sw->dir_id,
+                           sw->basin ? "basin study" : "sweep",
+                           "section.csv.partial and summary.csv.partial")) {
+        free(parts);
+        free(lens);
+        return 1;
+    }
     parts[0] = hs->s;
     lens[0] = hs->n;
     for (long u = 0; u < sw->nunits; u++)
@@ -2739,8 +2747,10 @@ int nsm_sweep_main(const nsm_model *m, int argc, char **argv)
     CliText hs = { 0 }, hm = { 0 };
     headers(&sw, &hs, &hm);
     stop_install();     /* again: MPI_Init may have set its own */
-    if (sw.rank == 0)
+    if (sw.rank == 0) {
         rc = outdir_lock(sw.prog, sw.out_dir) || results_check(&sw);
+        outdir_id_take(sw.out_dir, &sw.dir_id);
+    }
     if (!rc)
         rc = sweep_alloc(&sw);
     if (!rc && (hs.err || hm.err))

@@ -206,7 +206,10 @@ def case_animplot(tmp):
                       ([sim, "--animate", "S/T/a.gif", "--plot", "S"], "cannot write the "
                        "animation into 'S/T'"),
                       ([sim, "--animate", "U/plot.gp", "--plot", "U"], "a file that --plot U writes itself"),
-                      ([sim, "--animate", "V/plot.gif", "--plot", "V", "--fps", "0"], "--fps"),
+                      ([sim, "--animate", "V/a.gif", "--plot", "V", "--fps", "0"], "--fps"),
+                      # its script V/plot.gp is the plots' script
+                      ([sim, "--animate", "V/plot.gif", "--plot", "V"], "a file that --plot V "
+                       "writes itself"),
                       ([sim, "--out", "W/a.gif", "--animate", "W/a.gif", "--plot", "W"],
                        "name the same file")]:
         before = listing(tmp)
