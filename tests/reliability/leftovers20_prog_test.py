@@ -305,8 +305,10 @@ def case_plotlock(tmp):
                            stderr=subprocess.PIPE, text=True)
     lockf = os.path.join(e, ".nsm-run.lock")
     t0 = time.monotonic()
-    while not os.path.exists(os.path.join(e, "trajectory.csv")) and run.poll() is None and \
-            time.monotonic() - t0 < 30 * SLOW:
+    # the simulator opens trajectory.csv, then events.csv: the folder is
+    # settled once both are there
+    while not all(os.path.exists(os.path.join(e, f)) for f in ("trajectory.csv", "events.csv")) \
+            and run.poll() is None and time.monotonic() - t0 < 30 * SLOW:
         time.sleep(0.01)
     try:
         check(run.poll() is None, "nsmc run is writing into e")
