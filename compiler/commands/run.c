@@ -1789,13 +1789,17 @@ static int run(const RunOptions *o, Arena *a)
     const char *dir = o->out_dir ? o->out_dir : run_default_dir(m->name, a);
     if (outdir_path_check("nsmc", dir) || run_outputs_check(o, dir, a))
         return 1;
+    size_t had = outdir_existing_len(dir);
     if (make_dirs(dir, a) != 0) {
         fprintf(stderr, "nsmc: error: cannot create the output folder '%s': %s\n", dir,
                 strerror(errno));
         return 1;
     }
-    if (outdir_lock_take("nsmc", dir) < 0)
+    if (outdir_lock_take("nsmc", dir) < 0) {
+        outdir_unmake(dir, had);
         return 1;
+    }
+    outdir_made_note(dir, had);     /* removed at the end when it holds nothing else */
     const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
     const char *ev = arena_printf(a, "%s/events.csv", dir);
     /* an earlier run's files stay until the simulator has accepted every
