@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "animate.h"
+#include "outdir.h"
 #include "plot.h"
 #include "setfile.h"
 
@@ -263,6 +264,12 @@ Anim *anim_create(const nsm_model *m, const nsm_sim *sim, const AnimOptions *o, 
     if (stat(o->path, &st) == 0 && S_ISDIR(st.st_mode))     /* likewise after the run */
         return refuse(a, prog, "cannot write the animation '%s': %s", o->path,
                       strerror(EISDIR));
+    /* a FIFO or a device (or a link to one) was replaced by the GIF renamed
+     * over it; a link to a file is written through, as the figures are */
+    if (outdir_result_check(prog, o->path)) {
+        anim_write(a, prog, 1);
+        return NULL;
+    }
     if (frame_count(a, o, prog)) {
         anim_write(a, prog, 1);
         return NULL;
@@ -929,6 +936,13 @@ static int draw(const Anim *a, const char *title, char *err, size_t errlen)
     const char *from, *into, *logrel;
     int fat = plot_at(a->dir, tmp, fbuf, sizeof fbuf, &from);
     int tat = plot_at(a->dir, a->base, tbuf, sizeof tbuf, &into);
+    char to[4200];
+    struct stat lst;
+    if (fstatat(tat, into, &lst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(lst.st_mode) &&
+        !out_link_target("", a->path, to, sizeof to)) {
+        tat = AT_FDCWD;     /* a link to a file: its target replaced, the link kept */
+        into = to;
+    }
     int lat = plot_at(a->dir, log, lbuf, sizeof lbuf, &logrel);
     if (rc == PLOT_OK && renameat(fat, from, tat, into) != 0) {
         snprintf(err, errlen, "cannot write '%.900s': %s", a->path, strerror(errno));

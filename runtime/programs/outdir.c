@@ -451,6 +451,45 @@ int out_link_target(const char *prog, const char *path, char *target, size_t len
     return 0;
 }
 
+/* The kind of file st is, for a refusal: "a folder", "a FIFO", ... */
+static const char *outdir_kind(const struct stat *st)
+{
+    return S_ISDIR(st->st_mode) ? "a folder" : S_ISFIFO(st->st_mode) ? "a FIFO"
+         : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device"
+         : S_ISSOCK(st->st_mode) ? "a socket" : "not a regular file";
+}
+
+/* Whether the result at path, which the program writes into a temporary
+** and renames into place (a sweep's and a continuation's results and
+** figures, an animation), can be replaced so: 0 when nothing is there, or
+** a regular file, or a symbolic link to one (its target is replaced, the
+** link kept, as `nsmc -o` does); 1 after a message for anything else (a
+** folder, a FIFO, a device, or a link to one: the rename replaced a FIFO
+** or a device by the result, or failed on a folder after the whole work),
+** so that it is refused before any work, nothing written. */
+int outdir_result_check(const char *prog, const char *path)
+{
+    char target[4200];
+    struct stat st, lst;
+    if (out_link_target(prog, path, target, sizeof target))
+        return 1;
+    if (stat(target, &st) != 0 || S_ISREG(st.st_mode))
+        return 0;
+    if (S_ISDIR(st.st_mode))
+        fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(EISDIR));
+    else if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        fprintf(stderr, "%s: error: cannot write '%s': it is a symbolic link to '%s', which is "
+                "not a regular file (%s; this result is written into a temporary renamed into "
+                "place); remove the link or point it at a regular file\n", prog, path, target,
+                outdir_kind(&st));
+    else
+        fprintf(stderr, "%s: error: cannot write '%s': it is %s, not a regular file (this "
+                "result is written into a temporary renamed into place, which would replace "
+                "it); remove it or write the results elsewhere\n", prog, path,
+                outdir_kind(&st));
+    return 1;
+}
+
 /* Whether file name (a study's result or figure) is one of this program's
 ** own: some name of own is its prefix ("section.csv" owns the file and its
 ** partial files, "lyapunov." every file of that figure). */

@@ -29,6 +29,7 @@ void out_pipe_ignore(void);
 void out_stop_install(void (*handler)(int), int flags);
 int out_stdout_check(const char *prog);
 int out_link_target(const char *prog, const char *path, char *target, size_t len);
+int outdir_result_check(const char *prog, const char *path);
 int outdir_names_file(const char *dir, const struct stat *st);
 int outdir_output_free(const char *prog, const char *option, const char *path);
 void outdir_others_remove(const char *prog, const char *dir, const char *const *own, int nown);

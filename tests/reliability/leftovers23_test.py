@@ -14,10 +14,21 @@ Cases (each under 20 s in the normal build):
              it (its parents made too); a folder that was there before
              stays, with the user's files; a user's file under the lock's
              name is left as it was.
+  fifolink   a FIFO named as a sweep's summary.csv, section.csv or
+             bifurcation.png, a continuation's branch.csv or
+             continuation.png, or nsmc run's animation.gif was replaced by
+             the result (exit 0), and a symbolic link named as branch.csv or
+             animation.gif was replaced by the file (the link gone, its
+             target as it was).  Now a FIFO (or a link to one) there is
+             refused before any work, exit 1, the FIFO left as it was,
+             nothing written; a link to a file is written through (its
+             target replaced, the link kept), as a sweep's summary.csv and
+             the figures were already.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
 import os
+import stat
 import subprocess
 import sys
 
@@ -158,6 +169,67 @@ def case_lockleft(tmp):
              "kept" if kept == "my notes\n" else "changed"))
     check(p.returncode == 1 and names(os.path.join(tmp, "U")) == [LOCK] and
           kept == "my notes\n", "a user's file under the lock's name left as it was", p)
+
+
+# ---- fifolink ----------------------------------------------------------------
+
+SWEEP = ["sweep", FIO, "--param", "omega=2:3:2", "--section", "period:2*pi/omega",
+         "--transient", "5", "--record", "2"]
+CONT = ["continue", FIO, "--param", "omega=2:3"]
+ANIM = ["run", BALL, "--animate", "--no-plot", "-q"]
+STARTS = {".csv": b"omega [rad/s],", ".png": b"\x89PNG", ".gif": b"GIF8"}
+
+
+def is_fifo(path):
+    """Whether path is a FIFO (not followed through a link)."""
+    return os.path.lexists(path) and stat.S_ISFIFO(os.lstat(path).st_mode)
+
+
+def case_fifolink(tmp):
+    """A FIFO or a link named as a result written through a temporary."""
+    tail = {"sweep": [], "continue": [], "run": ["--", "--t-end", "1"]}
+    cases = [("sweep", SWEEP, "summary.csv"), ("sweep", SWEEP, "section.csv"),
+             ("sweep", SWEEP, "bifurcation.png"), ("continue", CONT, "branch.csv"),
+             ("continue", CONT, "continuation.png"), ("run", ANIM, "animation.gif")]
+    for i, (prog, args, name) in enumerate(cases):
+        d = os.path.join(tmp, "f%d" % i)
+        os.makedirs(d)
+        os.mkfifo(os.path.join(d, name))
+        p = go(tmp, [NSMC] + args + ["--out-dir", d] + tail[prog], timeout=60)
+        left = names(d)
+        print("  nsmc %s, %s a FIFO -> %d  %s; left %s" % (prog, name, p.returncode, last(p),
+                                                         left))
+        check(p.returncode == 1 and "'%s/%s'" % (d, name) in p.stderr and "a FIFO" in p.stderr
+              and is_fifo(os.path.join(d, name)) and left == [name],
+              "nsmc %s with %s a FIFO: refused before any work, the FIFO as it was, nothing "
+              "written" % (prog, name), p)
+        # a link to a FIFO outside the folder: refused alike
+        e = os.path.join(tmp, "g%d" % i)
+        os.makedirs(e)
+        os.symlink(os.path.join(d, name), os.path.join(e, name))
+        p = go(tmp, [NSMC] + args + ["--out-dir", e] + tail[prog], timeout=60)
+        print("  nsmc %s, %s a link to a FIFO -> %d  %s" % (prog, name, p.returncode, last(p)))
+        check(p.returncode == 1 and "symbolic link" in p.stderr and
+              is_fifo(os.path.join(d, name)) and os.path.islink(os.path.join(e, name)) and
+              names(e) == [name], "nsmc %s with %s a link to a FIFO: refused, nothing written"
+              % (prog, name), p)
+        # a link to a file: the target replaced by the result, the link kept
+        h = os.path.join(tmp, "h%d" % i)
+        os.makedirs(h)
+        target = os.path.join(tmp, "target%d%s" % (i, os.path.splitext(name)[1]))
+        with open(target, "wb") as f:
+            f.write(b"keep\n")
+        os.symlink(target, os.path.join(h, name))
+        p = go(tmp, [NSMC] + args + ["--out-dir", h] + tail[prog], timeout=60)
+        with open(target, "rb") as f:
+            head = f.read(16)
+        want = STARTS[os.path.splitext(name)[1]] if name != "section.csv" else b"omega [rad/s],t"
+        print("  nsmc %s, %s a link to a file -> %d; the link %s, the target starts %r"
+              % (prog, name, p.returncode, "kept" if os.path.islink(os.path.join(h, name))
+                 else "replaced", head))
+        check(p.returncode == 0 and os.path.islink(os.path.join(h, name)) and
+              head.startswith(want), "nsmc %s with %s a link to a file: written through, the "
+              "link kept" % (prog, name), p)
 
 
 if __name__ == "__main__":
