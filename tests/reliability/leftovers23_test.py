@@ -24,6 +24,12 @@ Cases (each under 20 s in the normal build):
              nothing written; a link to a file is written through (its
              target replaced, the link kept), as a sweep's summary.csv and
              the figures were already.
+  basinstwice `Model.basins` with one coordinate on both axes said
+             "nsmc sweep --basin: nsmc sweep: error: --basin M.x is given
+             twice" (the program twice, its option rather than the
+             argument); now a SettingError naming x and y and the
+             coordinate, no program; another of nsmc sweep's refusals
+             (an unknown coordinate) names the program once.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -230,6 +236,36 @@ def case_fifolink(tmp):
         check(p.returncode == 0 and os.path.islink(os.path.join(h, name)) and
               head.startswith(want), "nsmc %s with %s a link to a file: written through, the "
               "link kept" % (prog, name), p)
+
+
+# ---- basinstwice -------------------------------------------------------------
+
+def case_basinstwice(tmp):
+    """Model.basins with one coordinate on both axes."""
+    import nsm
+    os.environ["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
+    m = nsm.compile(FIO)
+    sec = "period:2*pi/omega"
+    for label, x, y in (("M.x twice", ("M.x", -1, 0, 2), ("M.x", 0, 1, 2)),
+                        ("M.v twice", ("M.v", -1, 0, 2), ("M.v", 0, 1, 2)),
+                        ("' M.x' and 'M.x'", (" M.x", -1, 0, 2), ("M.x", 0, 1, 2))):
+        try:
+            m.basins(x, y, sec, transient=2, record=2)
+            said, kind = "", "no error"
+        except nsm.Error as e:
+            said, kind = str(e), type(e).__name__
+        print("  basins, %-18s -> %s: %s" % (label, kind, said))
+        check(kind == "SettingError" and "x and y both name the coordinate" in said and
+              "'%s'" % x[0].strip() in said and "nsmc" not in said and said.count("given") == 0,
+              "basins with %s: a SettingError naming x and y, no program" % label)
+    try:
+        m.basins(("M.q", -1, 0, 2), ("M.v", 0, 1, 2), sec, transient=2, record=2)
+        said, kind = "", "no error"
+    except nsm.Error as e:
+        said, kind = str(e), type(e).__name__
+    print("  basins, M.q (no such coordinate) -> %s: %s" % (kind, said))
+    check(kind == "SettingError" and said.count("nsmc sweep") == 1 and "M.q" in said,
+          "basins with an unknown coordinate: nsmc sweep named once")
 
 
 if __name__ == "__main__":
