@@ -30,6 +30,15 @@ Cases (each under 20 s in the normal build):
              argument); now a SettingError naming x and y and the
              coordinate, no program; another of nsmc sweep's refusals
              (an unknown coordinate) names the program once.
+  gpfull     never tried before: the gnuplot scripts of a sweep and a
+             continuation (bifurcation.gp, continuation.gp) under a
+             file-size limit that the results fit in and the script does not
+             (a model named with 3000 or 12000 characters, which each script
+             carries in its title): exit 1, "cannot write 'D/NAME.gp': File
+             too large", the earlier script and figures byte for byte as
+             they were, no temporary left, the results whole (passed before
+             too: kept as a regression check; the full disk, a 256 KiB
+             tmpfs, was tried by hand, docs/fuzzing.md).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -39,7 +48,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, env_for, main  # noqa: E402
+from passlib import SANITIZED, check, env_for, limit, main  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
@@ -266,6 +275,60 @@ def case_basinstwice(tmp):
     print("  basins, M.q (no such coordinate) -> %s: %s" % (kind, said))
     check(kind == "SettingError" and said.count("nsmc sweep") == 1 and "M.q" in said,
           "basins with an unknown coordinate: nsmc sweep named once")
+
+
+# ---- gpfull -----------------------------------------------------------------
+
+def long_named(tmp, reps):
+    """The forced impact oscillator's model named fio_ repeated reps times
+    (the scripts' titles carry the name), written into tmp; its path."""
+    with open(FIO) as f:
+        text = f.read()
+    path = os.path.join(tmp, "long%d.nsm" % reps)
+    with open(path, "w") as f:
+        f.write(text.replace("model forced_impact_oscillator", "model " + "fio_" * reps, 1))
+    return path
+
+
+def folder_bytes(d):
+    """Every file of folder d and its bytes."""
+    out = {}
+    for n in os.listdir(d):
+        with open(os.path.join(d, n), "rb") as f:
+            out[n] = f.read()
+    return out
+
+
+def case_gpfull(tmp):
+    """A study's gnuplot script past a file-size limit its results fit in."""
+    studies = [("sweep", 750, ["--param", "omega=2:3:2", "--section", "period:2*pi/omega",
+                               "--transient", "5", "--record", "2"], "bifurcation",
+                ["section.csv", "summary.csv"], 2048),
+               ("continue", 3000, ["--param", "omega=2:2.01"], "continuation",
+                ["branch.csv"], 8192)]
+    for prog, reps, args, base, results, cap in studies:
+        model = long_named(tmp, reps)
+        d = os.path.join(tmp, prog)
+        cmd = [NSMC, prog, model] + args + ["--out-dir", d]
+        p = go(tmp, cmd)
+        check(p.returncode == 0, "nsmc %s of the long-named model, no limit" % prog, p)
+        before = folder_bytes(d)
+        gp = len(before[base + ".gp"])
+        print("  nsmc %s: %s.gp of %d bytes, results of %s bytes"
+              % (prog, base, gp, [len(before[r]) for r in results]))
+        check(gp > cap and all(len(before[r]) < cap for r in results),
+              "the script passes the limit of %d bytes, the results fit" % cap)
+        full = env_for(tmp)
+        p = subprocess.run(cmd, cwd=tmp, env=full, capture_output=True, text=True,
+                           errors="replace", timeout=120 * SLOW, preexec_fn=limit(cap))
+        after = folder_bytes(d)
+        changed = sorted(n for n in set(before) | set(after) if before.get(n) != after.get(n))
+        print("  nsmc %s under ulimit -f %d bytes -> %d  %s; changed %s"
+              % (prog, cap, p.returncode, last(p), changed))
+        check(p.returncode == 1 and "cannot write '%s/%s.gp': File too large" % (d, base)
+              in p.stderr, "nsmc %s: exit 1, the script and the cause named" % prog, p)
+        check(changed == [], "nsmc %s: no temporary left, the earlier script, figures and "
+              "results as they were (the same results written again)" % prog)
 
 
 if __name__ == "__main__":
