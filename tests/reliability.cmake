@@ -1174,7 +1174,7 @@ endforeach()
 # (tests/reliability/leftovers23_test.py): the folder lock and a folder
 # made for nothing removed at a program's end; each case under 20 s in the
 # normal build.
-foreach(case lockleft fifolink basinstwice gpfull)
+foreach(case lockleft fifolink basinstwice gpfull ccenv)
   add_test(NAME reliability/left23_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers23_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})

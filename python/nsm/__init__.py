@@ -912,8 +912,15 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
         raise KeyboardInterrupt
     if p.returncode != 0:
         _unlink(tmp)
+        said = p.stderr.strip() or "exit status %d" % p.returncode
+        if cc != ["cc"]:    # the user's compiler or flags (CC='cc -DX'), named as nsmc names them
+            raise CompileError("the C compiler named by CC (%r) failed on the generated C (%s):"
+                               "\n%s\n(nsm is built and checked with the default compiler: "
+                               "unset CC, or give a C99 compiler and flags that leave the "
+                               "runtime's headers as they are)"
+                               % (os.environ.get("CC", ""), csrc, said))
         raise CompileError("the generated C (%s) did not build with %s:\n%s"
-                           % (csrc, cc[0], p.stderr.strip() or "exit status %d" % p.returncode))
+                           % (csrc, cc[0], said))
     try:
         _install_built(so, sumfile, csrc, tmp, cc, key)
     except (_Terminated, KeyboardInterrupt):

@@ -39,6 +39,14 @@ Cases (each under 20 s in the normal build):
              they were, no temporary left, the results whole (passed before
              too: kept as a regression check; the full disk, a 256 KiB
              tmpfs, was tried by hand, docs/fuzzing.md).
+  ccenv      `CC='cc -DX'` (the macro X breaks a parameter's name in the
+             runtime's model.h) and `CC='cc -Dsize_t=int'`: nsmc run said
+             "internal error: the generated C ... did not compile with 'cc';
+             please report this", exit 2, and nsm.compile "did not build
+             with cc".  Now "the C compiler named by CC ('cc -DX') failed on
+             the generated C ...; its first errors:" with the compiler's
+             first error lines, exit 1; a failing default compiler (a cc on
+             PATH that fails, CC unset) is still an internal error, exit 2.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -329,6 +337,48 @@ def case_gpfull(tmp):
               in p.stderr, "nsmc %s: exit 1, the script and the cause named" % prog, p)
         check(changed == [], "nsmc %s: no temporary left, the earlier script, figures and "
               "results as they were (the same results written again)" % prog)
+
+
+# ---- ccenv -------------------------------------------------------------------
+
+FAKE_CC = "#!/bin/sh\necho 'gen.c:1:1: error: a compiler that fails' >&2\nexit 1\n"
+
+
+def case_ccenv(tmp):
+    """The C compiler named by CC failing on the generated C."""
+    out = os.path.join(tmp, "o")
+    for cc in ("cc -DX", "cc -Dsize_t=int"):
+        p = go(tmp, [NSMC, "run", BALL, "-q", "--no-plot", "--out-dir", out], env={"CC": cc})
+        lines = p.stderr.splitlines()
+        at = [i for i, ln in enumerate(lines) if "named by CC" in ln]
+        quoted = lines[at[0] + 1] if at and at[0] + 1 < len(lines) else ""
+        print("  CC=%r nsmc run -> %d  %s\n    then %r" % (cc, p.returncode,
+                                                       at and lines[at[0]][:100], quoted[:100]))
+        check(p.returncode == 1 and "internal error" not in p.stderr and
+              "the C compiler named by CC ('%s') failed on the generated C" % cc in p.stderr and
+              "its first errors:" in p.stderr and quoted.startswith("  ") and
+              "error" in quoted and not os.path.exists(out),
+              "CC=%r: the compiler named with its first error, exit 1, no internal error" % cc, p)
+    # the default compiler failing: still nsm's own error
+    bindir = os.path.join(tmp, "bin")
+    os.makedirs(bindir)
+    with open(os.path.join(bindir, "cc"), "w") as f:
+        f.write(FAKE_CC)
+    os.chmod(os.path.join(bindir, "cc"), 0o755)
+    env = {"PATH": bindir + os.pathsep + os.environ.get("PATH", ""), "CC": ""}
+    p = go(tmp, [NSMC, "run", BALL, "-q", "--no-plot", "--out-dir", out], env=env)
+    print("  a failing default cc (CC empty) -> %d  %s" % (p.returncode, last(p)))
+    check(p.returncode == 2 and "internal error: the generated C" in p.stderr and
+          "named by CC" not in p.stderr, "the default compiler failing: an internal error, "
+          "exit 2", p)
+    # the Python package's compile, under the same CC
+    code = ("import nsm, sys\n"
+            "try:\n    nsm.compile(sys.argv[1])\n"
+            "except nsm.CompileError as e:\n    print(e)\n")
+    p = go(tmp, [sys.executable, "-c", code, BALL], env={"CC": "cc -DX"})
+    print("  CC='cc -DX' nsm.compile -> %s" % p.stdout.strip().splitlines()[:1])
+    check("the C compiler named by CC ('cc -DX') failed on the generated C" in p.stdout and
+          "error" in p.stdout, "nsm.compile under CC='cc -DX': the compiler named", p)
 
 
 if __name__ == "__main__":
