@@ -1885,6 +1885,12 @@ static int run(const RunOptions *o, Arena *a)
         return 1;
     }
     outdir_made_note(dir, had);     /* removed at the end when it holds nothing else */
+    /* the figures, scripts and logs are replaced whole (or removed as an
+     * earlier run's): a FIFO there was removed, or hung the simulator that
+     * opened it (animation.gp), deaf to SIGTERM */
+    for (size_t i = RUN_FIRST_FIGURE; i < RUN_NFILES; i++)
+        if (outdir_result_check("nsmc", arena_printf(a, "%s/%s", dir, run_files[i])))
+            return 1;
     const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
     const char *ev = arena_printf(a, "%s/events.csv", dir);
     /* an earlier run's files stay until the simulator has accepted every

@@ -99,6 +99,23 @@ static Anim *refuse(Anim *a, const char *prog, const char *fmt, ...)
     return NULL;
 }
 
+/* Whether the animation's script and gnuplot's log beside it (NAME.gp,
+** NAME.log) can be written (outdir_result_check): a FIFO named as the
+** script held the simulator in its open() at the end of the run, deaf to
+** SIGTERM.  0, or 1 after a message. */
+static int anim_side_check(const Anim *a, const char *prog)
+{
+    static const char *const ends[] = { "gp", "log" };
+    char path[4300];
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+        snprintf(path, sizeof path, "%s/%.*s.%s", a->dir, (int)strlen(a->base) - 4, a->base,
+                 ends[k]);
+        if (outdir_result_check(prog, path))
+            return 1;
+    }
+    return 0;
+}
+
 /* Parses a number for an option; nonzero unless the whole text is one. */
 static int parse_value(const char *s, double *v)
 {
@@ -266,7 +283,7 @@ Anim *anim_create(const nsm_model *m, const nsm_sim *sim, const AnimOptions *o, 
                       strerror(EISDIR));
     /* a FIFO or a device (or a link to one) was replaced by the GIF renamed
      * over it; a link to a file is written through, as the figures are */
-    if (outdir_result_check(prog, o->path)) {
+    if (outdir_result_check(prog, o->path) || anim_side_check(a, prog)) {
         anim_write(a, prog, 1);
         return NULL;
     }

@@ -462,7 +462,7 @@ static int file_put(const Prog *g, const char *name, const char *text, size_t le
 static int cont_results_check(const Prog *g)
 {
     const char *base = g->o.curve ? "curve" : "continuation";
-    static const char *const ends[] = { "gp", "png", "svg" };
+    static const char *const ends[] = { "gp", "png", "svg", "log" };
     char path[4300];
     snprintf(path, sizeof path, "%s/%s.csv", g->out_dir, g->o.curve ? "curve" : "branch");
     if (outdir_result_check(g->prog, path))

@@ -1204,6 +1204,21 @@ static int plot_names_taken(const char *prog, const char *dir, const char *const
     return 0;
 }
 
+/* Whether the files --plot DIR writes itself (PLOT_FILES) can be written
+** whole (outdir_result_check): a FIFO named plot.gp or plot.png was
+** removed as an earlier run's, or held gnuplot in its open().  0, or 1
+** after a message. */
+static int plot_files_check(const char *prog, const char *dir)
+{
+    char f[4200];
+    for (size_t i = 0; i < N_PLOT_FILES; i++) {
+        snprintf(f, sizeof f, "%s/%s", dir, PLOT_FILES[i]);
+        if (outdir_result_check(prog, f))
+            return 1;
+    }
+    return 0;
+}
+
 /* Create directory dir and its parents, like `mkdir -p`; 0 or -1. */
 static int make_dir(const char *dir)
 {
@@ -2317,6 +2332,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         opaths[0] = out_path;
         opaths[2] = ev_path;
         if (plot_names_taken(d.prog, plot_dir, opaths, onames, 7) ||
+            plot_files_check(d.prog, plot_dir) ||
             (lyap && lyap_check(d.prog, lyap_path)) ||
             (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog)))) {
             outdir_unmake(plot_dir, plot_had);

@@ -459,9 +459,9 @@ static const char *outdir_kind(const struct stat *st)
          : S_ISSOCK(st->st_mode) ? "a socket" : "not a regular file";
 }
 
-/* Whether the result at path, which the program writes into a temporary
-** and renames into place (a sweep's and a continuation's results and
-** figures, an animation), can be replaced so: 0 when nothing is there, or
+/* Whether the result at path, which the program writes whole (into a
+** temporary renamed into place, or anew: a sweep's and a continuation's
+** results, figures, scripts and logs, an animation), can be replaced so: 0 when nothing is there, or
 ** a regular file, or a symbolic link to one (its target is replaced, the
 ** link kept, as `nsmc -o` does); 1 after a message for anything else (a
 ** folder, a FIFO, a device, or a link to one: the rename replaced a FIFO
@@ -479,13 +479,13 @@ int outdir_result_check(const char *prog, const char *path)
         fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(EISDIR));
     else if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
         fprintf(stderr, "%s: error: cannot write '%s': it is a symbolic link to '%s', which is "
-                "not a regular file (%s; this result is written into a temporary renamed into "
-                "place); remove the link or point it at a regular file\n", prog, path, target,
+                "not a regular file (%s; this file is written whole, replaced or made anew); "
+                "remove the link or point it at a regular file\n", prog, path, target,
                 outdir_kind(&st));
     else
         fprintf(stderr, "%s: error: cannot write '%s': it is %s, not a regular file (this "
-                "result is written into a temporary renamed into place, which would replace "
-                "it); remove it or write the results elsewhere\n", prog, path,
+                "file is written whole, replaced or made anew, which would replace it or wait "
+                "on it); remove it or write the results elsewhere\n", prog, path,
                 outdir_kind(&st));
     return 1;
 }

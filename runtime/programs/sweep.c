@@ -1226,6 +1226,8 @@ static int results_check(const Sweep *sw)
         "section.csv", "summary.csv", "bifurcations.csv", "basins.csv", "attractors.csv",
         "bifurcation.gp", "bifurcation.png", "bifurcation.svg", "lyapunov.gp", "lyapunov.png",
         "lyapunov.svg", "basins.gp", "basins.png", "basins.svg",
+        /* gnuplot's logs: a FIFO held gnuplot in its open() */
+        "bifurcation.log", "lyapunov.log", "basins.log",
         /* the earlier results kept while a sweep places its own (temps_place) */
         "section.csv.kept", "summary.csv.kept" };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {

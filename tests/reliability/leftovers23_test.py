@@ -23,7 +23,11 @@ Cases (each under 20 s in the normal build):
              refused before any work, exit 1, the FIFO left as it was,
              nothing written; a link to a file is written through (its
              target replaced, the link kept), as a sweep's summary.csv and
-             the figures were already.
+             the figures were already.  Their scripts and gnuplot's logs
+             too: a FIFO named animation.gp held the simulator in its
+             open() at the run's end, deaf to SIGTERM (nsmc run --animate
+             never ended), plot.gp and plot.png were removed as an earlier
+             run's; now refused before the run.
   basinstwice `Model.basins` with one coordinate on both axes said
              "nsmc sweep --basin: nsmc sweep: error: --basin M.x is given
              twice" (the program twice, its option rather than the
@@ -208,6 +212,22 @@ def is_fifo(path):
     return os.path.lexists(path) and stat.S_ISFIFO(os.lstat(path).st_mode)
 
 
+def go_group(tmp, cmd, timeout=60):
+    """Runs cmd in tmp (its own cache) in a process group of its own,
+    killed whole past timeout (a simulator deaf to SIGTERM outlived nsmc);
+    the CompletedProcess, or a failure naming the hang."""
+    p = subprocess.Popen(cmd, cwd=tmp, env=env_for(tmp), stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, errors="replace",
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout * SLOW)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, 9)
+        p.communicate()
+        check(False, "still running after %d s (killed): %s" % (timeout * SLOW, cmd[1:3]))
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
+
+
 def case_fifolink(tmp):
     """A FIFO or a link named as a result written through a temporary."""
     tail = {"sweep": [], "continue": [], "run": ["--", "--t-end", "1"]}
@@ -253,6 +273,32 @@ def case_fifolink(tmp):
         check(p.returncode == 0 and os.path.islink(os.path.join(h, name)) and
               head.startswith(want), "nsmc %s with %s a link to a file: written through, the "
               "link kept" % (prog, name), p)
+    # the scripts and logs beside them, and --plot's own files
+    sim = cached(tmp, "bouncing_ball")
+    sides = [("nsmc run --animate", [NSMC] + ANIM, "animation.gp", tail["run"]),
+             ("nsmc run --animate", [NSMC] + ANIM, "animation.log", tail["run"]),
+             ("nsmc run", [NSMC, "run", BALL, "-q"], "plot.gp", tail["run"]),
+             ("nsmc run", [NSMC, "run", BALL, "-q"], "plot.png", tail["run"]),
+             ("nsmc sweep", [NSMC] + SWEEP, "bifurcation.log", []),
+             ("nsmc continue", [NSMC] + CONT, "continuation.log", [])]
+    for i, (label, cmd, name, rest) in enumerate(sides):
+        d = os.path.join(tmp, "s%d" % i)
+        os.makedirs(d)
+        os.mkfifo(os.path.join(d, name))
+        p = go_group(tmp, cmd + ["--out-dir", d] + rest)
+        print("  %s, %s a FIFO -> %d  %s" % (label, name, p.returncode, last(p)))
+        check(p.returncode == 1 and "a FIFO" in p.stderr and is_fifo(os.path.join(d, name))
+              and names(d) == [name], "%s with %s a FIFO: refused before the run, the FIFO "
+              "as it was" % (label, name), p)
+    for name in ("plot.gp", "plot.png", "plot.log"):
+        d = os.path.join(tmp, "p" + name.replace(".", ""))
+        os.makedirs(d)
+        os.mkfifo(os.path.join(d, name))
+        p = go_group(tmp, [sim, "--t-end", "1", "--plot", d])
+        print("  simulator --plot P, P/%s a FIFO -> %d  %s" % (name, p.returncode, last(p)))
+        check(p.returncode == 1 and "a FIFO" in p.stderr and is_fifo(os.path.join(d, name))
+              and names(d) == [name], "simulator --plot with %s a FIFO: refused before the "
+              "run, the FIFO as it was" % name, p)
 
 
 # ---- basinstwice -------------------------------------------------------------
