@@ -1200,3 +1200,15 @@ foreach(case findings_extras findings_studyout findings_animscript findings_move
   set_tests_properties(reliability/twentysecond_cli_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the twenty-first hostile passes left as found
+# (tests/reliability/leftovers23_test.py): the folder lock and a folder
+# made for nothing removed at a program's end; each case under 20 s in the
+# normal build.
+foreach(case lockleft fifolink basinstwice gpfull ccenv)
+  add_test(NAME reliability/left23_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers23_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left23_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

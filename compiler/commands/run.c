@@ -904,6 +904,83 @@ static void cc_tmpdir_remove(const char *d, const char *old, Arena *a)
         nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
 }
 
+/* Whether the C compiler is the default one: CC unset, empty or "cc".  A
+ * compiler or flags of the user's (CC='cc -DX') that fail on the generated C
+ * are theirs to fix, not an internal error. */
+static int cc_default(void)
+{
+    const char *cc = getenv("CC");
+    if (!cc)
+        return 1;
+    while (*cc == ' ' || *cc == '\t')
+        cc++;
+    size_t n = strlen(cc);
+    while (n > 0 && (cc[n - 1] == ' ' || cc[n - 1] == '\t'))
+        n--;
+    return n == 0 || (n == 2 && !strncmp(cc, "cc", 2));
+}
+
+/* Appends line (its end cut) to the list first (len bytes), indented, while
+ * there is room: one of the compiler's first error lines. */
+static void cc_line_add(char *first, size_t len, const char *line)
+{
+    size_t n = strlen(first), k = strcspn(line, "\r\n");
+    if (k > 300)
+        k = 300;
+    if (n + k + 4 < len)
+        snprintf(first + n, len - n, "  %.*s\n", (int)k, line);
+}
+
+/* Copies the compiler's output held in log (its standard output and error)
+ * to standard error, as it was shown before, and keeps its first three
+ * lines that say "error" (else its first three lines) in first (len
+ * bytes), for the message that names the compiler.  log is closed. */
+static void cc_output_said(FILE *log, char *first, size_t len)
+{
+    char line[4096], last[4096] = "", any[1024] = "";
+    int errors = 0, lines = 0;
+    *first = 0;
+    rewind(log);
+    while (fgets(line, sizeof line, log)) {
+        fputs(line, stderr);
+        if (errors < 3 && strstr(line, "error") && strcmp(line, last) != 0) {
+            cc_line_add(first, len, line);     /* the same line again is said once */
+            snprintf(last, sizeof last, "%s", line);
+            errors++;
+        }
+        if (lines < 3 && line[strspn(line, " \t\r\n")]) {
+            cc_line_add(any, sizeof any, line);
+            lines++;
+        }
+    }
+    fclose(log);
+    if (!errors)
+        snprintf(first, len, "%s", any);
+}
+
+/* Runs the compiler command cmd (spawn) with its output held in a
+ * temporary file, then shown on standard error and its first error lines
+ * kept in first (len bytes; empty when the output could not be held, and
+ * it then goes to standard error as it comes).  The exit status as spawn's. */
+static int cc_spawn(const ArgList *cmd, int *sig, char *first, size_t len)
+{
+    FILE *log = tmpfile();
+    int saved = log ? dup(2) : -1;
+    *first = 0;
+    if (saved < 0 || dup2(fileno(log), 2) < 0) {
+        if (saved >= 0)
+            close(saved);
+        if (log)
+            fclose(log);
+        return spawn(cmd, 1, -1, 0, sig);
+    }
+    int rc = spawn(cmd, 1, -1, 0, sig);
+    dup2(saved, 2);
+    close(saved);
+    cc_output_said(log, first, len);
+    return rc;
+}
+
 /* Compiles the C text into bin, through a temporary renamed into place
  * after its checksum was written to sum.  Returns bin, or NULL with *status
  * set after a message. */
@@ -941,7 +1018,8 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
     const char *cc_tmp = cc_tmpdir_make(a);
     if (cc_tmp)
         setenv("TMPDIR", cc_tmp, 1);
-    int sig, rc = spawn(cmd, 1, -1, 0, &sig);
+    char first[1200];
+    int sig, rc = cc_spawn(cmd, &sig, first, sizeof first);
     cc_tmpdir_remove(cc_tmp, old_tmp, a);
     if (got_signal) {
         /* the compiler, passed the signal, removed its own temporaries; the
@@ -969,6 +1047,13 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
             /* a full disk is not the generated C's fault */
             fprintf(stderr, "nsmc: error: the %s could not be built in %s (the compiler's "
                     "message above says why): %s\n", what, dir, why);
+        else if (!cc_default() && (*status = 1))
+            /* the user's compiler or flags: theirs to fix, not nsm's */
+            fprintf(stderr, "nsmc: error: the C compiler named by CC ('%s') failed on the "
+                    "generated C (%s)%s\n%s(nsm is built and checked with the default "
+                    "compiler: unset CC, or give a C99 compiler and flags that leave the "
+                    "runtime's headers as they are)\n", getenv("CC"), csrc,
+                    *first ? "; its first errors:" : "", first);
         else
             fprintf(stderr, "nsmc: internal error: the generated C (%s) did not compile with "
                     "'%s'; please report this with the model\n", csrc, cmd->arg[0]);
@@ -1891,13 +1976,23 @@ static int run(const RunOptions *o, Arena *a)
     const char *dir = o->out_dir ? o->out_dir : run_default_dir(m->name, a);
     if (outdir_path_check("nsmc", dir) || run_outputs_check(o, dir, a))
         return 1;
+    size_t had = outdir_existing_len(dir);
     if (make_dirs(dir, a) != 0) {
         fprintf(stderr, "nsmc: error: cannot create the output folder '%s': %s\n", dir,
                 strerror(errno));
         return 1;
     }
-    if (outdir_lock_take("nsmc", dir) < 0)
+    if (outdir_lock_take("nsmc", dir) < 0) {
+        outdir_unmake(dir, had);
         return 1;
+    }
+    outdir_made_note(dir, had);     /* removed at the end when it holds nothing else */
+    /* the figures, scripts and logs are replaced whole (or removed as an
+     * earlier run's): a FIFO there was removed, or hung the simulator that
+     * opened it (animation.gp), deaf to SIGTERM */
+    for (size_t i = RUN_FIRST_FIGURE; i < RUN_NFILES; i++)
+        if (outdir_result_check("nsmc", arena_printf(a, "%s/%s", dir, run_files[i])))
+            return 1;
     const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
     const char *ev = arena_printf(a, "%s/events.csv", dir);
     /* an earlier run's files stay until the simulator has accepted every

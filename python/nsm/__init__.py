@@ -912,8 +912,15 @@ def _compile_into(so, sumfile, csrc, full, tmp, cc, verbose, key):
         raise KeyboardInterrupt
     if p.returncode != 0:
         _unlink(tmp)
+        said = p.stderr.strip() or "exit status %d" % p.returncode
+        if cc != ["cc"]:    # the user's compiler or flags (CC='cc -DX'), named as nsmc names them
+            raise CompileError("the C compiler named by CC (%r) failed on the generated C (%s):"
+                               "\n%s\n(nsm is built and checked with the default compiler: "
+                               "unset CC, or give a C99 compiler and flags that leave the "
+                               "runtime's headers as they are)"
+                               % (os.environ.get("CC", ""), csrc, said))
         raise CompileError("the generated C (%s) did not build with %s:\n%s"
-                           % (csrc, cc[0], p.stderr.strip() or "exit status %d" % p.returncode))
+                           % (csrc, cc[0], said))
     try:
         _install_built(so, sumfile, csrc, tmp, cc, key)
     except (_Terminated, KeyboardInterrupt):
@@ -2231,7 +2238,7 @@ class Model:
         if self._source is None:
             raise SettingError("basins need the model's source: compile it with nsm.compile "
                                "or nsm.compile_source")
-        axes, counts = [], []
+        axes, counts, coords = [], [], []
         for name, ax in (("x", x), ("y", y)):
             try:
                 c, a, b, k = ax
@@ -2240,8 +2247,15 @@ class Model:
                 raise SettingError("%s=%r: expected (COORDINATE, start, stop, count)"
                                    % (name, ax)) from None
             counts.append(_count(k, name + " count", 1, _SWEEP_MAX_RUNS))
-            axes.append("%s=%r:%r:%d" % (_spec(c, name + " coordinate", "M.x"), _number(a, name),
-                                         _number(b, name), counts[-1]))
+            coords.append(_spec(c, name + " coordinate", "M.x"))
+            axes.append("%s=%r:%r:%d" % (coords[-1], _number(a, name), _number(b, name),
+                                         counts[-1]))
+        # one coordinate on both axes: nsmc sweep's refusal came through as
+        # "nsmc sweep --basin: nsmc sweep: error: --basin M.x is given twice"
+        if coords[0].strip() == coords[1].strip():
+            raise SettingError("x and y both name the coordinate %r: the two axes of basins are "
+                               "two different coordinates (such as 'M.x' and 'M.v')"
+                               % coords[0].strip())
         _grid_check(counts)
         section = _spec(section, "section")
         # checked as sweep() checks them: transient=2.7 and jobs=2.5 were cut
@@ -2324,7 +2338,9 @@ class Model:
             if stopped:
                 raise Interrupted(None, _csv_rows(os.path.join(d, "out", "summary.csv.partial")))
             if p.returncode not in (0, 3):
-                said = "\n".join(ln for ln in p.stderr.splitlines()
+                # the program named once, by the prefix below
+                said = "\n".join(ln.split("nsmc sweep: error: ", 1)[-1]
+                                 for ln in p.stderr.splitlines()
                                  if not ln.startswith(("nsmc: using the cached",
                                                        "nsmc: compiling the")))
                 raise SettingError("nsmc sweep --basin: %s" % (said.strip() or

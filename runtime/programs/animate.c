@@ -99,6 +99,23 @@ static Anim *refuse(Anim *a, const char *prog, const char *fmt, ...)
     return NULL;
 }
 
+/* Whether the animation's script and gnuplot's log beside it (NAME.gp,
+** NAME.log) can be written (outdir_result_check): a FIFO named as the
+** script held the simulator in its open() at the end of the run, deaf to
+** SIGTERM.  0, or 1 after a message. */
+static int anim_side_check(const Anim *a, const char *prog)
+{
+    static const char *const ends[] = { "gp", "log" };
+    char path[4300];
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+        snprintf(path, sizeof path, "%s/%.*s.%s", a->dir, (int)strlen(a->base) - 4, a->base,
+                 ends[k]);
+        if (outdir_result_check(prog, path))
+            return 1;
+    }
+    return 0;
+}
+
 /* Parses a number for an option; nonzero unless the whole text is one. */
 static int parse_value(const char *s, double *v)
 {
@@ -264,6 +281,12 @@ Anim *anim_create(const nsm_model *m, const nsm_sim *sim, const AnimOptions *o, 
     if (stat(o->path, &st) == 0 && S_ISDIR(st.st_mode))     /* likewise after the run */
         return refuse(a, prog, "cannot write the animation '%s': %s", o->path,
                       strerror(EISDIR));
+    /* a FIFO or a device (or a link to one) was replaced by the GIF renamed
+     * over it; a link to a file is written through, as the figures are */
+    if (outdir_result_check(prog, o->path) || anim_side_check(a, prog)) {
+        anim_write(a, prog, 1);
+        return NULL;
+    }
     if (frame_count(a, o, prog)) {
         anim_write(a, prog, 1);
         return NULL;
@@ -963,6 +986,13 @@ static int draw(const Anim *a, const char *title, const char *prog, char *err, s
     const char *from, *into, *logrel;
     int fat = plot_at(a->dir, tmp, fbuf, sizeof fbuf, &from);
     int tat = plot_at(a->dir, a->base, tbuf, sizeof tbuf, &into);
+    char to[4200];
+    struct stat lst;
+    if (fstatat(tat, into, &lst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(lst.st_mode) &&
+        !out_link_target("", a->path, to, sizeof to)) {
+        tat = AT_FDCWD;     /* a link to a file: its target replaced, the link kept */
+        into = to;
+    }
     int lat = plot_at(a->dir, log, lbuf, sizeof lbuf, &logrel);
     if (rc == PLOT_OK && renameat(fat, from, tat, into) != 0) {
         snprintf(err, errlen, "cannot write '%.900s': %s", a->path, strerror(errno));

@@ -439,17 +439,41 @@ static int partial_kept_said(const Prog *g, int status)
     return status ? status : 1;
 }
 
-/* Write text to DIR/name through a temporary renamed into place; 0 or 1
-** after a message. */
+/* Write text to DIR/name through a temporary renamed into place (a
+** symbolic link's target replaced, the link kept: out_link_target, as a
+** sweep's results and the figures are; branch.csv as a link was replaced
+** by the file); 0 or 1 after a message. */
 static int file_put(const Prog *g, const char *name, const char *text, size_t len)
 {
-    char path[4200], tmp[4300];
-    snprintf(path, sizeof path, "%s/%s", g->out_dir, name);
+    char in[4200], path[4200], tmp[4300];
+    snprintf(in, sizeof in, "%s/%s", g->out_dir, name);
+    if (out_link_target(g->prog, in, path, sizeof path))
+        return 1;
     snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
     tmp_hold(0, tmp);
     int rc = file_write(g, path, tmp, text, len);
     cont_ntmp = 0;
     return rc;
+}
+
+/* Checks, before the branch is computed, that its results and figures
+** can be replaced through a temporary (outdir_result_check): a FIFO named
+** branch.csv or continuation.png was replaced by the result, exit 0.  0,
+** or 1 after a message. */
+static int cont_results_check(const Prog *g)
+{
+    const char *base = g->o.curve ? "curve" : "continuation";
+    static const char *const ends[] = { "gp", "png", "svg", "log" };
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%s.csv", g->out_dir, g->o.curve ? "curve" : "branch");
+    if (outdir_result_check(g->prog, path))
+        return 1;
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+        snprintf(path, sizeof path, "%s/%s.%s", g->out_dir, base, ends[k]);
+        if (outdir_result_check(g->prog, path))
+            return 1;
+    }
+    return 0;
 }
 
 /* The 1-based column of branch.csv that --plot names (default the first
@@ -877,6 +901,10 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
      * by a continuation killed while it wrote them (they stayed for ever) */
     static const char *const results[] = { "branch.csv", "curve.csv", "branch.csv.partial",
                                            "curve.csv.partial", "continuation.gp", "curve.gp" };
+    if (cont_results_check(&g)) {
+        nsm_sim_free(sim);
+        return 1;
+    }
     plot_stale_clear(g.out_dir, results, (int)(sizeof results / sizeof results[0]));
     csv_header(&g);
     nsm_sim_set_stop_flag(sim, &cont_stop);

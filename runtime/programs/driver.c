@@ -1295,49 +1295,6 @@ static const char *const PLOT_FILES[] = { "plot.png", "plot.svg", "phase.png", "
                                           "path.png", "path.svg", "plot.gp", "plot.log" };
 enum { N_PLOT_FILES = sizeof PLOT_FILES / sizeof PLOT_FILES[0] };
 
-/* The length of dir's longest prefix (whole components) that is a folder
-** already, before make_dir makes the rest: plot_dir_unmake removes only
-** what this run made. */
-static size_t dir_existing_len(const char *dir)
-{
-    char p[4096];
-    struct stat st;
-    size_t n = strlen(dir);
-    if (n >= sizeof p)
-        return n;
-    memcpy(p, dir, n + 1);
-    while (n > 0) {
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            return n;
-        while (n > 0 && p[n - 1] != '/')
-            n--;
-        while (n > 1 && p[n - 1] == '/')
-            n--;
-        p[n] = 0;
-    }
-    return 0;
-}
-
-/* Removes the folders of dir that make_dir made (those past its first had
-** bytes, deepest first); a folder with anything in it stays (rmdir). */
-static void plot_dir_unmake(const char *dir, size_t had)
-{
-    char p[4096];
-    size_t n = strlen(dir);
-    if (n >= sizeof p)
-        return;
-    memcpy(p, dir, n + 1);
-    while (n > had) {
-        if (rmdir(p) != 0)
-            return;
-        while (n > had && p[n - 1] != '/')
-            n--;
-        while (n > had && p[n - 1] == '/')
-            n--;
-        p[n] = 0;
-    }
-}
-
 /* Whether one of the n outputs is a file that --plot writes into dir
 ** itself (DIR/plot.svg, DIR/plot.gp, ...), or two outputs are one file once
 ** the trajectory's and the events' defaults in dir are given: `--plot P
@@ -1373,6 +1330,21 @@ static int plot_names_taken(const char *prog, const char *dir, const char *const
                         paths[k], i < N_PLOT_FILES ? "a file" : "the folder's lock", dir);
                 return 1;
             }
+    }
+    return 0;
+}
+
+/* Whether the files --plot DIR writes itself (PLOT_FILES) can be written
+** whole (outdir_result_check): a FIFO named plot.gp or plot.png was
+** removed as an earlier run's, or held gnuplot in its open().  0, or 1
+** after a message. */
+static int plot_files_check(const char *prog, const char *dir)
+{
+    char f[4200];
+    for (size_t i = 0; i < N_PLOT_FILES; i++) {
+        snprintf(f, sizeof f, "%s/%s", dir, PLOT_FILES[i]);
+        if (outdir_result_check(prog, f))
+            return 1;
     }
     return 0;
 }
@@ -2495,7 +2467,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             nsm_sim_free(sim);
             return 1;
         }
-        plot_had = dir_existing_len(plot_dir);
+        plot_had = outdir_existing_len(plot_dir);
         if (make_dir(plot_dir)) {
             nsm_sim_free(sim);
             return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");
@@ -2509,9 +2481,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         opaths[0] = out_path;
         opaths[2] = ev_path;
         if (plot_names_taken(d.prog, plot_dir, opaths, onames, NOUT) ||
+            plot_files_check(d.prog, plot_dir) ||
             (lyap && lyap_check(d.prog, lyap_path)) ||
             (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog)))) {
-            plot_dir_unmake(plot_dir, plot_had);
+            outdir_unmake(plot_dir, plot_had);
             nsm_sim_free(sim);
             return 1;
         }
@@ -2519,11 +2492,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
          * it: one writer at a time (after the names' check, which leaves a
          * folder it made as it found it) */
         if (outdir_lock_take_for(d.prog, plot_dir, "--plot") < 0) {
-            plot_dir_unmake(plot_dir, plot_had);
+            outdir_unmake(plot_dir, plot_had);
             anim_write(d.anim, d.prog, 1);
             nsm_sim_free(sim);
             return 1;
         }
+        outdir_made_note(plot_dir, plot_had);   /* removed at the end if left empty */
     }
     d.out.fd = d.events.fd = d.sec.fd = -1;
     int orc = outputs_open(&d, sim, out_path, ev_path, sec_spec ? sec_path : NULL, stats_path,

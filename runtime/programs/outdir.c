@@ -102,6 +102,115 @@ static int outdir_names_busy(const char *prog, const char *dir, const char *opti
     return 0;
 }
 
+/* The folder lock this process holds (outdir_lock_take_for), removed at
+** its end with the folders it made for it (outdir_lock_drop): a refused
+** `nsmc run`, a failed continuation or a simulator's --plot left their
+** folder holding only .nsm-run.lock, or the lock among the results. */
+static struct {
+    int fd;                 /* -1: none held */
+    pid_t pid;              /* the holder; a forked child never removes it */
+    dev_t dev;
+    ino_t ino;
+    char path[4200];        /* DIR/.nsm-run.lock */
+    char dir[4096];         /* the folder, when this process made part of it */
+    size_t had;             /* dir's bytes that were a folder before */
+} outdir_held = { .fd = -1 };
+
+/* The length of dir's longest prefix (whole components) that is a folder
+** already, before a `mkdir -p` makes the rest: outdir_unmake removes only
+** what the program made. */
+size_t outdir_existing_len(const char *dir)
+{
+    char p[4096];
+    struct stat st;
+    size_t n = strlen(dir);
+    if (n >= sizeof p)
+        return n;
+    memcpy(p, dir, n + 1);
+    while (n > 0) {
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+            return n;
+        while (n > 0 && p[n - 1] != '/')
+            n--;
+        while (n > 1 && p[n - 1] == '/')
+            n--;
+        p[n] = 0;
+    }
+    return 0;
+}
+
+/* Removes the folders of dir past its first had bytes (those the program
+** made, outdir_existing_len), deepest first; a folder with anything in it
+** stays (rmdir), and so do the ones above it. */
+void outdir_unmake(const char *dir, size_t had)
+{
+    char p[4096];
+    size_t n = strlen(dir);
+    if (n >= sizeof p)
+        return;
+    memcpy(p, dir, n + 1);
+    while (n > had) {
+        if (rmdir(p) != 0)
+            return;
+        while (n > had && p[n - 1] != '/')
+            n--;
+        while (n > had && p[n - 1] == '/')
+            n--;
+        p[n] = 0;
+    }
+}
+
+/* Notes that the folders of dir past its first had bytes were made by this
+** process for the lock it holds: removed at its end when they hold nothing
+** else (outdir_lock_drop).  Never a folder that was there before. */
+void outdir_made_note(const char *dir, size_t had)
+{
+    if (outdir_held.fd < 0 || had >= strlen(dir) ||
+        snprintf(outdir_held.dir, sizeof outdir_held.dir, "%s", dir) >=
+        (int)sizeof outdir_held.dir) {
+        outdir_held.dir[0] = 0;
+        return;
+    }
+    outdir_held.had = had;
+}
+
+/* Removes the lock this process holds, the file still its own (a lock file
+** a user moved away and replaced is left), then closes it, and removes the
+** folders it made for it that hold nothing else.  Run at the process's
+** end (atexit); a process killed leaves its lock, which the next program
+** takes (it holds no lock once its holder is gone). */
+void outdir_lock_drop(void)
+{
+    struct stat st;
+    if (outdir_held.fd < 0 || outdir_held.pid != getpid())
+        return;
+    if (lstat(outdir_held.path, &st) == 0 && st.st_dev == outdir_held.dev &&
+        st.st_ino == outdir_held.ino)
+        unlink(outdir_held.path);
+    close(outdir_held.fd);
+    outdir_held.fd = -1;
+    if (outdir_held.dir[0])
+        outdir_unmake(outdir_held.dir, outdir_held.had);
+}
+
+/* Records the lock just taken (descriptor fd, file st at path) for its
+** removal at the process's end (outdir_lock_drop). */
+static void outdir_lock_hold(int fd, const struct stat *st, const char *path)
+{
+    static int registered;
+    outdir_held.fd = fd;
+    outdir_held.pid = getpid();
+    outdir_held.dev = st->st_dev;
+    outdir_held.ino = st->st_ino;
+    outdir_held.dir[0] = 0;
+    snprintf(outdir_held.path, sizeof outdir_held.path, "%s", path);
+    if (!registered && atexit(outdir_lock_drop) == 0)
+        registered = 1;
+}
+
+static int outdir_lock_try(const char *prog, const char *dir, const char *option,
+                           const char *path);
+
 /* Takes the lock of the output folder dir, DIR/.nsm-run.lock, for the rest
 ** of the process: the one lock of `nsmc run`, sweeps and continuations.
 ** Its descriptor (kept open), or -1 after a message naming the other
@@ -118,10 +227,29 @@ int outdir_lock_take(const char *prog, const char *dir)
 ** trajectory and figures. */
 int outdir_lock_take_for(const char *prog, const char *dir, const char *option)
 {
-    struct stat st;
     char path[4200];
-    memset(&st, 0, sizeof st);
     snprintf(path, sizeof path, "%s/.nsm-run.lock", dir);
+    /* a lock taken on a file its holder removed at its end (outdir_lock_drop)
+    ** while this process had it open is no lock: another process may hold
+    ** the new file under the name; taken again on the file the name holds */
+    for (int tries = 0; tries < 100; tries++) {
+        int rc = outdir_lock_try(prog, dir, option, path);
+        if (rc != -2)
+            return rc;
+    }
+    fprintf(stderr, "%s: error: cannot take the lock %s: its file is removed and made again "
+            "by other programs as this one takes it; wait for them to end\n", prog, path);
+    return -1;
+}
+
+/* One attempt of outdir_lock_take_for at the lock file path of folder dir:
+** its descriptor, -1 after a message, or -2 when the file locked is no
+** longer the one under the name (removed by its holder at its end). */
+static int outdir_lock_try(const char *prog, const char *dir, const char *option,
+                           const char *path)
+{
+    struct stat st;
+    memset(&st, 0, sizeof st);
     /* never through a link nor into a FIFO or a device: the process id
     ** written into it replaced whatever file a planted link named; nor
     ** into a file with other names (a hard link), for the same reason */
@@ -139,6 +267,11 @@ int outdir_lock_take_for(const char *prog, const char *dir, const char *option)
     struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
     if (fcntl(fd, F_SETLK, &fl) == 0) {
         long long size = 0;
+        struct stat now;
+        if (lstat(path, &now) != 0 || now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
+            close(fd);
+            return -2;
+        }
         if (!outdir_lock_held_text(fd, &size)) {
             fprintf(stderr, "%s: error: cannot take the lock %s: the file there holds other "
                     "data than a process id (%lld byte%s: a file of yours under the lock's "
@@ -155,6 +288,7 @@ int outdir_lock_take_for(const char *prog, const char *dir, const char *option)
         if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n)
             fprintf(stderr, "%s: warning: cannot write the lock %s: %s\n", prog, path,
                     strerror(errno));
+        outdir_lock_hold(fd, &st, path);
         return fd;
     }
     struct flock q = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
@@ -198,6 +332,7 @@ int outdir_lock(const char *prog, const char *dir)
     struct stat st;
     if (outdir_path_check(prog, dir))
         return 1;
+    size_t had = outdir_existing_len(dir);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "%s: error: cannot create '%s': %s\n", prog, dir, strerror(errno));
         return 1;
@@ -206,7 +341,12 @@ int outdir_lock(const char *prog, const char *dir)
         fprintf(stderr, "%s: error: '%s' is not a folder\n", prog, dir);
         return 1;
     }
-    return outdir_lock_take(prog, dir) < 0;
+    if (outdir_lock_take(prog, dir) < 0) {
+        outdir_unmake(dir, had);
+        return 1;
+    }
+    outdir_made_note(dir, had);
+    return 0;
 }
 
 /* Holds each standard descriptor (0, 1, 2) the program was started
@@ -309,6 +449,45 @@ int out_link_target(const char *prog, const char *path, char *target, size_t len
         return 1;
     }
     return 0;
+}
+
+/* The kind of file st is, for a refusal: "a folder", "a FIFO", ... */
+static const char *outdir_kind(const struct stat *st)
+{
+    return S_ISDIR(st->st_mode) ? "a folder" : S_ISFIFO(st->st_mode) ? "a FIFO"
+         : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device"
+         : S_ISSOCK(st->st_mode) ? "a socket" : "not a regular file";
+}
+
+/* Whether the result at path, which the program writes whole (into a
+** temporary renamed into place, or anew: a sweep's and a continuation's
+** results, figures, scripts and logs, an animation), can be replaced so: 0 when nothing is there, or
+** a regular file, or a symbolic link to one (its target is replaced, the
+** link kept, as `nsmc -o` does); 1 after a message for anything else (a
+** folder, a FIFO, a device, or a link to one: the rename replaced a FIFO
+** or a device by the result, or failed on a folder after the whole work),
+** so that it is refused before any work, nothing written. */
+int outdir_result_check(const char *prog, const char *path)
+{
+    char target[4200];
+    struct stat st, lst;
+    if (out_link_target(prog, path, target, sizeof target))
+        return 1;
+    if (stat(target, &st) != 0 || S_ISREG(st.st_mode))
+        return 0;
+    if (S_ISDIR(st.st_mode))
+        fprintf(stderr, "%s: error: cannot write '%s': %s\n", prog, path, strerror(EISDIR));
+    else if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+        fprintf(stderr, "%s: error: cannot write '%s': it is a symbolic link to '%s', which is "
+                "not a regular file (%s; this file is written whole, replaced or made anew); "
+                "remove the link or point it at a regular file\n", prog, path, target,
+                outdir_kind(&st));
+    else
+        fprintf(stderr, "%s: error: cannot write '%s': it is %s, not a regular file (this "
+                "file is written whole, replaced or made anew, which would replace it or wait "
+                "on it); remove it or write the results elsewhere\n", prog, path,
+                outdir_kind(&st));
+    return 1;
 }
 
 /* Whether file name (a study's result or figure) is one of this program's

@@ -1215,9 +1215,10 @@ static int partials_keepable(const Sweep *sw, const char *name)
 }
 
 /* Checks, before the grid runs, that every result the sweep may write can
-** be replaced: a folder in its place, or a symbolic link to what is not a
-** regular file (/dev/full, a FIFO), is refused (the link to /dev/full was
-** replaced by the file after the whole grid ran).  Then removes the
+** be replaced (outdir_result_check): a folder, a FIFO or a device in its
+** place, or a symbolic link to one, is refused (the link to /dev/full was
+** replaced by the file after the whole grid ran, a FIFO named summary.csv
+** by the summary).  Then removes the
 ** results' temporaries left by a sweep killed while it wrote them (they
 ** stayed for ever).  0, or 1 after a message. */
 static int results_check(const Sweep *sw)
@@ -1226,22 +1227,15 @@ static int results_check(const Sweep *sw)
         "section.csv", "summary.csv", "bifurcations.csv", "basins.csv", "attractors.csv",
         "bifurcation.gp", "bifurcation.png", "bifurcation.svg", "lyapunov.gp", "lyapunov.png",
         "lyapunov.svg", "basins.gp", "basins.png", "basins.svg",
+        /* gnuplot's logs: a FIFO held gnuplot in its open() */
+        "bifurcation.log", "lyapunov.log", "basins.log",
         /* the earlier results kept while a sweep places its own (temps_place) */
         "section.csv.kept", "summary.csv.kept" };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-        char in[4200], path[4200];
-        struct stat st, lst;
+        char in[4200];
         snprintf(in, sizeof in, "%s/%s", sw->out_dir, names[k]);
-        if (result_path(sw, names[k], path))
+        if (outdir_result_check(sw->prog, in))
             return 1;
-        if (stat(path, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode))
-            return cli_error(sw->prog, "cannot write '%s': %s", in, strerror(EISDIR));
-        if (!S_ISREG(st.st_mode) && lstat(in, &lst) == 0 && S_ISLNK(lst.st_mode))
-            return cli_error(sw->prog, "cannot write '%s': it is a symbolic link to '%s', which is "
-                       "not a regular file (a sweep replaces its results through a temporary); "
-                       "remove the link or point it at a regular file", in, path);
     }
     if (partials_keepable(sw, "section.csv") || partials_keepable(sw, "summary.csv"))
         return 1;

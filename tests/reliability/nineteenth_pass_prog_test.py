@@ -196,14 +196,15 @@ def case_findings_run(tmp):
                               "--t-end", "1"])
                 check(p.returncode == 0, "a first run into D", p)
             before = listing(d)
-            lock = open(os.path.join(d, ".nsm-run.lock")).read() if there else None
+            lockf = os.path.join(d, ".nsm-run.lock")
+            lock = open(lockf).read() if there and os.path.exists(lockf) else None
             p = run(tmp, [NSMC, "run", BALL, "--out-dir", "D", "--no-plot", "-q",
                           "--t-end", "1"] + opts)
             after = listing(d)
             print("  %s %-50s -> %d  %s" % ("into D:" if there else "no D:  ", " ".join(opts),
                                             p.returncode, last_line(p)))
             check(p.returncode == 1 and words in p.stderr and after == before and
-                  (not there or open(os.path.join(d, ".nsm-run.lock")).read() == lock),
+                  (lock is None or open(lockf).read() == lock),
                   "%s: refused, its reason said, the folder as it was" % " ".join(opts),
                   p)
         p = run(tmp, [NSMC, "run", BALL, "--out-dir", "D", "--no-plot", "-q", "--t-end", "1"])

@@ -182,8 +182,10 @@ def case_errors(tmp):
     p = nsmc_run(tmp, TWO_MASS, "--no-plot", "--", "--t-end", "oops")
     check(p.returncode == 1 and "oops" in p.stderr, "bad simulator argument: exit 1", p)
     p = nsmc_run(tmp, TWO_MASS, env={"CC": "false"})
-    check(p.returncode == 2 and "internal error" in p.stderr and "did not compile" in p.stderr,
-          "a failed compile of the generated C is an internal error, exit 2", p)
+    check(p.returncode == 1 and "internal error" not in p.stderr and
+          "the C compiler named by CC ('false') failed on the generated C" in p.stderr,
+          "a compiler of the user's (CC) failing on the generated C is named, exit 1 (an "
+          "internal error only with the default compiler)", p)
     p = nsmc_run(tmp, TWO_MASS, env={"CC": "no-such-compiler-nsm"})
     check(p.returncode == 1 and "no-such-compiler-nsm" in p.stderr,
           "a missing C compiler is named, exit 1", p)
