@@ -80,6 +80,7 @@ Cases (each under 20 s in the normal build):
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
+import stat
 import shutil
 import subprocess
 import sys
@@ -374,8 +375,11 @@ def case_findings_nognuplot(tmp):
     os.mkfifo(os.path.join(w, "f.gif"))
     p = run(w, [SIM, "--t-end", "0.3", "--animate", "f.gif"], env={"PATH": path})
     print("input: sim --animate f.gif (a FIFO) without gnuplot -> %d" % p.returncode)
-    check(p.returncode == 0 and os.path.exists(os.path.join(w, "f.gif")),
-          "a FIFO at the GIF's path left as it was", p)
+    # (a FIFO named as a result is refused before the run, as every result
+    # written whole is)
+    check(p.returncode == 1 and "it is a FIFO" in p.stderr and
+          stat.S_ISFIFO(os.lstat(os.path.join(w, "f.gif")).st_mode),
+          "a FIFO at the GIF's path refused and left as it was", p)
 
 
 def case_kept_names(tmp):

@@ -71,7 +71,7 @@ def case_help(nsmc, src, sims):
     main_opts = options_in(function_body(read("compiler", "main.c"), "static int parse_args"))
     run_c = read("compiler", "commands", "run.c")
     run_opts = options_in(function_body(run_c, "static int run_parse_args"))
-    run_opts |= options_in(run_c[run_c.index("sim_valued[]"):run_c.index("static int in_list")])
+    run_opts |= options_in(run_c[run_c.index("sim_valued[]"):run_c.index("sim_other_valued[]")])
     drv = options_in(function_body(read("runtime", "programs", "driver.c"), "int nsm_main("))
     sweep = options_in(function_body(read("runtime", "programs", "sweep.c"), "static int sweep_args"))
     check(len(main_opts) >= 10 and len(run_opts) >= 20 and len(drv) >= 25 and len(sweep) >= 12,
