@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""A twenty-second hostile pass on the smooth and nonlinear dynamics:
+Hertz contacts, pendulums, the rocking block and bodies in space under
+taylor, rk4 and adaptive, every answer against a closed form or an exact
+invariant derived here.
+
+    tests/reliability/twentysecond_pass_dyn_test.py SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  hertzpair  two masses (0.1 and 0.1 kg, 1 and 1e-3 kg) meeting at 1 m/s
+             through a penalty law k p^a (a = 1, 1.25, 1.5, 2, 2.5, 3; k =
+             1e3, 1e9, 1e12 in SI), undamped, by taylor (exact for a = 1),
+             rk4 and adaptive: the contact lasts
+             t_c = 2 (p_m / v) sqrt(pi) G(1 + 1/(a+1)) / G(1/2 + 1/(a+1)),
+             p_m = ((a+1) mu v^2 / (2 k))^(1/(a+1)) (energy; G the gamma
+             function), and the masses part with the elastic velocities.
+             Passed (kept).
+  pendulum   a pendulum (g/l = 9.81 s^-2) released from rest at 0.1 to
+             pi - 1e-3 rad, and turning over from the bottom at 1.001 to
+             1000 times the separatrix's speed 2 sqrt(g/l): after two
+             periods 4 K(sin(phi0/2)) / sqrt(g/l) it is back at phi0 at
+             rest, after half a period at -phi0; after three turns
+             (4 / w0) K(2 sqrt(g/l) / w0) each it is at 6 pi with w0
+             (K by the arithmetic-geometric mean).  Passed (kept).
+  rocking    Housner's block (b/h = 0.4, 0.1, 1, 0.75, 0.01) released at
+             0.1, 0.5 and 0.9 of its critical angle atan(b/h): the first
+             landing corner strikes at 2 b w, w from the energy fallen
+             (I_O = 4/3 m (b^2 + h^2)), and each landing's speed is the
+             last one's times 1 - 3/2 sin^2(alpha) (flight conserves
+             energy, each impact keeps that ratio of w); the Zeno tail
+             ends at rest.  Passed (kept).
+  rigid      free bodies in space (inertias (0.1, 0.2, 0.3) spun about
+             each axis and the intermediate one, 1e-6 kg m^2, a near disc,
+             a sphere, a near rod, 1000 rad/s): the kinetic energy and the
+             angular momentum in the world frame, R(p) I w, stay those of
+             the start.  Passed (kept).
+  pull       (silent) a penalty contact's force column read at every step:
+             the pair above at a = 1 (exact) and 1.25 (taylor), adaptive, k
+             = 1e9 to 1e15, and a 0.1 kg ball dropped 5 cm onto a floor k
+             p^a (a = 1.0001, 1.01, 1.5; k = 1e5 to 1e11) by taylor, rk4
+             and adaptive: the force is never below 0.  It read k p^a of
+             the law continued below p = 0 at the engagement (the gap open
+             by 1e-20 m: -4.7e-5 N at k = 1e15, exact) and at a release
+             (taylor's step ending 3e-15 m past it: -2.4e-4 N at a = 1.01,
+             k = 1e11).  Failed before the fix.
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import check, main, compiled  # noqa: E402
+
+METHODS = ("taylor", "rk4", "adaptive")
+
+
+def agm(a, b):
+    """The arithmetic-geometric mean of a and b (40 rounds: converged)."""
+    for _ in range(40):
+        a, b = (a + b) / 2, math.sqrt(a * b)
+    return a
+
+
+def ellk(kp):
+    """The complete elliptic integral K of the complementary modulus kp."""
+    return math.pi / (2 * agm(1.0, kp))
+
+
+def hertz_text(a):
+    """Two masses meeting through the penalty law k p^a, undamped."""
+    unit = "" if a != int(a) else (" N/m" if a == 1 else " N/m^%d" % a)
+    return '''model hz "a Hertz pair"
+param kh = 1e9%s
+param m1 = 0.1 kg
+param m2 = 0.1 kg
+param v = 1 m/s
+mass A = m1
+mass B = m2
+gap C: B.x - A.x >= 0 m, penalty(k = kh, c = 0 N*s/m, exponent = %r)
+init A.x = -1 mm, A.v = v
+simulate t_end = 1 s
+output every 1 ms: A.v, B.v, C.force
+''' % (unit, a)
+
+
+def hertz_contact(a, mu, k, v):
+    """The contact time of the law k p^a at reduced mass mu and closing
+    speed v, and the deepest penetration p_m (energy)."""
+    pm = ((a + 1) * mu * v * v / (2 * k)) ** (1 / (a + 1))
+    e = 1 / (a + 1)
+    return 2 * pm / v * math.sqrt(math.pi) * math.gamma(1 + e) / math.gamma(0.5 + e), pm
+
+
+def case_hertzpair(tmp):
+    """Hertz pairs: contact time by the closed form, elastic velocities."""
+    for a in (1, 1.25, 1.5, 2, 2.5, 3):
+        m = compiled(tmp, "hz%d" % int(a * 100), hertz_text(a))
+        for k in (1e3, 1e9, 1e12):
+            for m1, m2 in ((0.1, 0.1), (1.0, 1e-3)):
+                mu = m1 * m2 / (m1 + m2)
+                tc, _ = hertz_contact(a, mu, k, 1.0)
+                va, vb = (m1 - m2) / (m1 + m2), 2 * m1 / (m1 + m2)
+                for meth in (("exact",) if a == 1 else ()) + METHODS[a == 1:]:
+                    kw = dict(method=meth, t_end=1e-3 + 3 * tc, every=0,
+                              params={"kh": k, "m1": m1, "m2": m2})
+                    if meth == "rk4":
+                        kw["dt"] = tc / 2000
+                    r = m.run(**kw)
+                    ent = [e["t"] for e in r.events if e["kind"] == "contact_enter"]
+                    ext = [e["t"] for e in r.events if e["kind"] == "contact_exit"]
+                    check(len(ent) == 1 and len(ext) == 1, "a = %g, k = %g, %g/%g kg (%s): one contact"
+                          % (a, k, m1, m2, meth))
+                    dt = abs(ext[0] - ent[0] - tc) / tc
+                    dv = abs(r["A.v"][-1] - va) + abs(r["B.v"][-1] - vb)
+                    print("  a = %g, k = %g, %g and %g kg, %s -> contact %.12g s (closed form %.12g, "
+                          "rel %.2g), velocities within %.2g" % (a, k, m1, m2, meth, ext[0] - ent[0],
+                                                                 tc, dt, dv))
+                    check(dt <= 1e-9 and dv <= 1e-8,
+                          "Hertz pair a = %g, k = %g (%s): contact time and velocities" % (a, k, meth))
+
+
+PEND = '''model pend "a pendulum"
+param m = 1 kg
+param l = 1 m
+param g = 9.81 m/s^2
+param phi0 = 1
+param w0 = 0 rad/s
+body P: mass = m, inertia = m*l^2
+force grav: on P.phi = -m*g*l*sin(P.phi)
+init P.phi = phi0, P.omega = w0
+simulate t_end = 10 s
+output every 10 ms: P.phi, P.omega
+'''
+
+
+def pend_kw(meth, t_end, every, T, params):
+    """A pendulum run's keywords: rk4 at T/20000, adaptive at rtol 1e-11."""
+    kw = dict(method=meth, t_end=t_end, every=every, params=params)
+    if meth == "rk4":
+        kw["dt"] = T / 20000
+    if meth == "adaptive":
+        kw.update(rtol=1e-11, atol=1e-13)
+    return kw
+
+
+def case_pendulum(tmp):
+    """Large swings and full turns against their elliptic periods."""
+    m = compiled(tmp, "pend", PEND)
+    w = math.sqrt(9.81)
+    for phi0 in (0.1, 1.0, 2.0, 3.0, 3.1, math.pi - 1e-3):
+        T = 4 * ellk(math.cos(phi0 / 2)) / w
+        for meth in METHODS:
+            r = m.run(**pend_kw(meth, 2 * T, T / 2, T, {"phi0": phi0}))
+            err = max(abs(r["P.phi"][-1] - phi0), abs(r["P.phi"][1] + phi0),
+                      abs(r["P.omega"][-1]) / w)
+            print("  released at %.17g rad, %s -> period %.12g s: off by %.2g" % (phi0, meth, T, err))
+            check(err <= 2e-6, "pendulum from %.6g rad (%s): back after 4 K / w" % (phi0, meth))
+    for f in (1.001, 1.1, 2.0, 10.0, 1000.0):
+        w0 = 2 * w * f
+        T = 4 / w0 * ellk(math.sqrt(1 - 1 / (f * f)))
+        for meth in METHODS:
+            r = m.run(**pend_kw(meth, 3 * T, T, T, {"phi0": 0.0, "w0": w0}))
+            err = abs(r["P.phi"][-1] - 6 * math.pi) + abs(r["P.omega"][-1] - w0) / w0
+            print("  turning at %g of the separatrix's speed, %s -> turn %.12g s: off by %.2g"
+                  % (f, meth, T, err))
+            check(err <= 1e-6, "pendulum turning at %g (%s): 6 pi after three turns" % (f, meth))
+
+
+def case_rocking(tmp):
+    """Housner's block: landing speeds in the ratio 1 - 3/2 sin^2 alpha."""
+    m = compiled(tmp, "rock", path=os.path.join(sys.argv[1], "models", "rocking_block.nsm"))
+    for b, h in ((0.2, 0.5), (0.1, 1.0), (0.5, 0.5), (0.3, 0.4), (0.01, 1.0)):
+        al, R = math.atan(b / h), math.hypot(b, h)
+        ratio = 1 - 1.5 * math.sin(al) ** 2
+        for th0 in (0.1 * al, 0.5 * al, 0.9 * al):
+            om = math.sqrt(2 * 9.81 * (R * math.cos(al - th0) - h) / (4.0 / 3 * R * R))
+            for meth in METHODS:
+                kw = dict(method=meth, t_end=1.5, params={"b": b, "h": h, "theta0": th0})
+                if meth == "rk4":
+                    kw["dt"] = 1e-4
+                r = m.run(**kw)
+                vr = [-e["vrel_before"] for e in r.events
+                      if e["kind"] == "impact" and e["vrel_before"] < 0]
+                dev = max([abs(vr[i + 1] / vr[i] - ratio) for i in range(min(8, len(vr) - 1))] or [0])
+                first = abs(vr[0] - 2 * b * om) / (2 * b * om)
+                zeno = any(e["kind"] == "zeno" for e in r.events)
+                rest = abs(r["B.phi"][-1]) + abs(r["B.omega"][-1])
+                print("  b = %g, h = %g, %.2g of the critical angle, %s -> first landing off by %.2g, "
+                      "%d landings, ratio off by %.2g (%.9g)%s" % (b, h, th0 / al, meth, first, len(vr),
+                                                                  dev, ratio, ", at rest" if zeno else ""))
+                check(first <= 1e-9 and dev <= 1e-5 and (not zeno or rest <= 1e-12),
+                      "rocking block b = %g, h = %g, %.2g (%s): Housner's ratio" % (b, h, th0 / al, meth))
+
+
+FREE = '''model fr "a free body"
+param I1 = 0.1 kg*m^2
+param I2 = 0.2 kg*m^2
+param I3 = 0.3 kg*m^2
+param w1 = 0.01 rad/s
+param w2 = 5 rad/s
+param w3 = 0.01 rad/s
+rigid B: mass = 1 kg, inertia = (I1, I2, I3)
+init B.tilt = (1, 2, 3) * 0.7 rad, B.omega = (w1, w2, w3)
+simulate t_end = 10 s
+output every 10 ms: B.w1, B.w2, B.w3, B.p0, B.p1, B.p2, B.p3, energy.kinetic
+'''
+
+
+def world_momentum(I, w, p):
+    """R(p) I w: the angular momentum in the world frame (R homogeneous)."""
+    p0, p1, p2, p3 = p
+    n = p0 * p0 + p1 * p1 + p2 * p2 + p3 * p3
+    Rm = ((p0 * p0 + p1 * p1 - p2 * p2 - p3 * p3, 2 * (p1 * p2 - p0 * p3), 2 * (p1 * p3 + p0 * p2)),
+          (2 * (p1 * p2 + p0 * p3), p0 * p0 - p1 * p1 + p2 * p2 - p3 * p3, 2 * (p2 * p3 - p0 * p1)),
+          (2 * (p1 * p3 - p0 * p2), 2 * (p2 * p3 + p0 * p1), p0 * p0 - p1 * p1 - p2 * p2 + p3 * p3))
+    Iw = [I[i] * w[i] for i in range(3)]
+    return [sum(Rm[r][c] * Iw[c] for c in range(3)) / n for r in range(3)]
+
+
+def case_rigid(tmp):
+    """Free flight: kinetic energy and world angular momentum constant."""
+    m = compiled(tmp, "fr", FREE)
+    cases = (((0.1, 0.2, 0.3), (0.01, 5, 0.01)), ((0.1, 0.2, 0.3), (5, 0.01, 0.01)),
+             ((0.1, 0.2, 0.3), (1, 2, 3)), ((1e-6, 2e-6, 2.5e-6), (100, -50, 30)),
+             ((1.0, 1.0, 1.99), (0.3, 0.1, 20)), ((1.0, 1.0, 1.0), (1, 2, 3)),
+             ((0.01, 1.0, 1.005), (0.5, 3, 0.2)), ((0.1, 0.2, 0.3), (1e3, 1e-3, 2)))
+    for I, w in cases:
+        E0 = 0.5 * sum(I[i] * w[i] ** 2 for i in range(3))
+        for meth in METHODS:
+            kw = dict(method=meth, t_end=10, every=0.05, params={"I1": I[0], "I2": I[1], "I3": I[2],
+                                                                 "w1": w[0], "w2": w[1], "w3": w[2]})
+            if meth == "rk4":
+                kw["dt"] = 1e-4
+            r = m.run(**kw)
+            n = len(r.t)
+            W = [(r["B.w1"][i], r["B.w2"][i], r["B.w3"][i]) for i in range(n)]
+            L = [world_momentum(I, W[i], (r["B.p0"][i], r["B.p1"][i], r["B.p2"][i], r["B.p3"][i]))
+                 for i in range(n)]
+            L0 = math.sqrt(sum(c * c for c in L[0]))
+            dE = max(abs(0.5 * sum(I[c] * W[i][c] ** 2 for c in range(3)) - E0) for i in range(n)) / E0
+            dK = max(abs(x - E0) for x in r["energy.kinetic"]) / E0
+            dL = max(math.sqrt(sum((L[i][c] - L[0][c]) ** 2 for c in range(3))) for i in range(n)) / L0
+            print("  inertias %s, w %s, %s -> energy off by %.2g (column %.2g), momentum by %.2g"
+                  % (I, w, meth, dE, dK, dL))
+            check(max(dE, dK, dL) <= 1e-7, "free body %s, %s (%s): energy and momentum" % (I, w, meth))
+
+
+BALL = '''model hb "a ball on a Hertz floor"
+param kh = 1e11
+param g = 9.81 m/s^2
+mass B = 0.1 kg
+gravity g
+gap F: B.x >= 0 m, penalty(k = kh, c = 0 N*s/m, exponent = %r)
+init B.x = 0.05 m
+simulate t_end = 0.6 s
+output every 1 ms: B.x, B.v, F.gap, F.force
+'''
+
+
+def case_pull(tmp):
+    """A penalty contact's force column, read at every step, never pulls."""
+    for a in (1, 1.25):
+        m = compiled(tmp, "pair%d" % int(a * 100), hertz_text(a))
+        for k in (1e9, 1e12, 1e15):
+            for m1, m2 in ((0.1, 0.1), (1.0, 1e-3)):
+                tc, _ = hertz_contact(a, m1 * m2 / (m1 + m2), k, 1.0)
+                for meth in ("exact" if a == 1 else "taylor", "adaptive"):
+                    r = m.run(method=meth, t_end=1e-3 + 3 * tc, every=0,
+                              params={"kh": k, "m1": m1, "m2": m2})
+                    f = min(r["C.force"])
+                    print("  pair a = %g, k = %g, %g and %g kg, %s -> least force %r N (peak %.6g N)"
+                          % (a, k, m1, m2, meth, f, max(r["C.force"])))
+                    check(f >= 0, "pair a = %g, k = %g, %g/%g kg (%s): the force never pulls"
+                          % (a, k, m1, m2, meth))
+    for a in (1.0001, 1.01, 1.5):
+        m = compiled(tmp, "ball%d" % int(a * 10000), BALL % a)
+        for k in (1e5, 1e8, 1e11):
+            for meth in METHODS:
+                kw = dict(method=meth, t_end=0.6, every=0, params={"kh": k})
+                if meth == "rk4":
+                    if k > 1e8:
+                        continue
+                    kw["dt"] = 2e-6
+                r = m.run(**kw)
+                f = min(r["F.force"])
+                print("  ball a = %g, k = %g, %s -> least force %r N (peak %.6g N), %d releases"
+                      % (a, k, meth, f, max(r["F.force"]),
+                         sum(e["kind"] == "contact_exit" for e in r.events)))
+                check(f >= 0, "ball on a floor a = %g, k = %g (%s): the force never pulls" % (a, k, meth))
+
+
+if __name__ == "__main__":
+    sys.exit(main({"hertzpair": case_hertzpair, "pendulum": case_pendulum,
+                   "rocking": case_rocking, "rigid": case_rigid,
+                   "pull": case_pull}, "nsm-twentysecond-dyn-", case_arg=2))
