@@ -404,7 +404,7 @@ RT_COLD static void sim_refuse_setup(nsm_sim *s, int bad)
                        "dampings >= 0, friction coefficients mu_s >= mu_k >= 0 and normal forces > 0";
     const char *lzb = m->impact_law == NSM_IMPACT_ENERGETIC ? ", energetic impacts' stiffnesses "
                       "> 0 and exponents in [1, 10]" : sim_has_penalty(m) ? ", penalty contacts' "
-                      "stiffnesses > 0" : "";
+                      "stiffnesses > 0 and exponents in [1, 16]" : "";
     char num[32];
     if (s->num.bad_what)
         rt_text_printf(s->msg, sizeof s->msg, "invalid value %s of the %s: %s%s%s",
