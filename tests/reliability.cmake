@@ -1175,7 +1175,7 @@ endforeach()
 # Housner's block and free bodies in space against closed forms, and a
 # penalty contact's force column never pulling; each case under 20 s in the
 # normal build.
-foreach(case hertzpair pendulum rocking rigid section pull highexp)
+foreach(case hertzpair pendulum rocking rigid section jellett pull highexp)
   add_test(NAME reliability/twentysecond_dyn_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysecond_pass_dyn_test.py
             ${NSM_SOURCE_DIR} ${case})
