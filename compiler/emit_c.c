@@ -1174,8 +1174,11 @@ static bool setup_body(Cgen *cg)
         } else {
             emit_check(cg, gp->k, "> 0", "contact stiffness", gp->name);
             emit_check(cg, gp->c, ">= 0", "contact damping", gp->name);
-            if (gp->pexp)
+            if (gp->pexp) {     /* [1, 16] as the compiler's own check of a written value:
+                                 * 300 by --set overflowed taylor's step bounds */
                 emit_check(cg, gp->pexp, ">= 1", "penalty exponent", gp->name);
+                emit_check(cg, gp->pexp, "<= 16", "penalty exponent", gp->name);
+            }
         }
     }
     if (m->gravity)

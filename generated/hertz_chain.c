@@ -64,6 +64,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1;
     if (!(1.5 >= 1)) /* penalty exponent of G[1] */
         return 1;
+    if (!(1.5 <= 16)) /* penalty exponent of G[1] */
+        return 1;
 
     /* hoisted constants */
     /* 1/m of P[1] .. 1/m of P[20] */

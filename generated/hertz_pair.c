@@ -70,6 +70,8 @@ static int setup(const double *p, double *c, nsm_numeric *num)
         return 1;
     if (!(1.5 >= 1)) /* penalty exponent of C */
         return 1;
+    if (!(1.5 <= 16)) /* penalty exponent of C */
+        return 1;
 
     /* hoisted constants */
     c[0] = 1.0/p[P_m1]; /* 1/m of A */

@@ -1212,3 +1212,16 @@ foreach(case lockleft fifolink basinstwice gpfull ccenv)
   set_tests_properties(reliability/left23_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-second hostile pass on the smooth and nonlinear dynamics
+# (tests/reliability/twentysecond_pass_dyn_test.py): Hertz pairs, pendulums,
+# Housner's block and free bodies in space against closed forms, and a
+# penalty contact's force column never pulling; each case under 20 s in the
+# normal build.
+foreach(case hertzpair pendulum rocking rigid section jellett pull highexp)
+  add_test(NAME reliability/twentysecond_dyn_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysecond_pass_dyn_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentysecond_dyn_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

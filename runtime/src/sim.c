@@ -404,7 +404,7 @@ RT_COLD static void sim_refuse_setup(nsm_sim *s, int bad)
                        "dampings >= 0, friction coefficients mu_s >= mu_k >= 0 and normal forces > 0";
     const char *lzb = m->impact_law == NSM_IMPACT_ENERGETIC ? ", energetic impacts' stiffnesses "
                       "> 0 and exponents in [1, 10]" : sim_has_penalty(m) ? ", penalty contacts' "
-                      "stiffnesses > 0" : "";
+                      "stiffnesses > 0 and exponents in [1, 16]" : "";
     char num[32];
     if (s->num.bad_what)
         rt_text_printf(s->msg, sizeof s->msg, "invalid value %s of the %s: %s%s%s",
@@ -610,6 +610,24 @@ static double sfric_force(const nsm_sim *s, int k)
     return sqrt(lf[0] * lf[0] + lf[1] * lf[1] + lf[2] * lf[2]);
 }
 
+/* The contact forces reported at the current state (output columns,
+** nsm_sim_forces): rt_lambda's, with an engaged penalty gap released by
+** force (law.h) read as at least 0.  Its law is continued oddly below
+** p = 0 for the event search, so a sample on the engagement or the
+** release, within its rounding (the gap open by 1e-20 m at an entry, a
+** taylor step ending 3e-15 m past a release), read k p^a < 0: a pull the
+** law never exerts (the force is 0 there, the release due). */
+static int forces_reported(const nsm_sim *s, double *lam)
+{
+    int rc = rt_lambda(s, s->mode, s->t, s->y, lam);
+    if (rc)
+        return rc;
+    for (int j = 0; j < s->n_gaps; j++)
+        if (rt_law_engaged(s, s->mode, j) && s->m->gaps[j].release == NSM_RELEASE_FORCE)
+            lam[j] = fmax(lam[j], 0.0);
+    return 0;
+}
+
 /* Value of output column k at the current state (NAN if out of range). */
 RT_HOT double nsm_sim_output(const nsm_sim *s, int k)
 {
@@ -630,7 +648,7 @@ RT_HOT double nsm_sim_output(const nsm_sim *s, int k)
     case NSM_OUT_GAP: return i >= 0 && i < s->n_gaps ? rt_gap(s, i, s->y) : NAN;
     case NSM_OUT_FORCE: {
         double lam[s->n_gaps + 1];
-        if (i < 0 || i >= s->n_gaps || rt_lambda(s, s->mode, s->t, s->y, lam))
+        if (i < 0 || i >= s->n_gaps || forces_reported(s, lam))
             return NAN;
         return lam[i];
     }
@@ -664,7 +682,7 @@ RT_HOT double nsm_sim_output(const nsm_sim *s, int k)
 /* Contact forces of the gaps at the current state. */
 int nsm_sim_forces(const nsm_sim *s, double *lam)
 {
-    return rt_lambda(s, s->mode, s->t, s->y, lam);
+    return forces_reported(s, lam);
 }
 
 double nsm_sim_time(const nsm_sim *s) { return s->t; }
