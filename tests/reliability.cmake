@@ -1169,3 +1169,15 @@ foreach(case lyapplot nsmco frichertz)
   set_tests_properties(reliability/left22_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-second hostile pass on contacts, events and time switches
+# (tests/reliability/twentysecond_pass_contact_test.py): trains under the
+# energetic law, Zeno on a moving floor, ...; each case under 20 s in the
+# normal build.
+foreach(case findings_energetic kept_risingfloor)
+  add_test(NAME reliability/twentysecond_contact_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysecond_pass_contact_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentysecond_contact_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
