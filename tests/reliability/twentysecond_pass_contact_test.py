@@ -19,6 +19,15 @@ Cases (each under 20 s in the normal build):
                 drifted 3e-11 m into each other (silent); rk4 and adaptive
                 stopped moving at t = 0.122 s on the five (a hang; the step
                 cap here).
+  findings_origin  eight beads of 0.035 to 1362 kg (energetic) whose
+                instants near x = 0.1 m leave a pair touching within
+                rounding, then carried through x = 0 at t = 0.13 s, by
+                exact, rk4 and adaptive: the end reached, momentum kept, no
+                energy gained, no gap below -1e-11 m (the band where they
+                met).  Failed before: exact stopped at 0.13 s on "the
+                contact is penetrated (gap -3.87e-14 m) at the start of a
+                step: an impact was missed" (loud; the band, relative to the
+                positions, had shrunk to 2.4e-14 m at x = 0).
   kept_risingfloor  a ball dropped from 1 m onto a floor moving at c =
                 0.5, -0.2, 0, 1e-9 and 3 m/s (e = 0.5, 0.8, 0, 0.95), by
                 exact, rk4 and adaptive: every impact at its instant, the
@@ -54,6 +63,16 @@ def train_text(name, masses, es, x0, v0, law, every="5 ms", t_end="1 s"):
     return "\n".join(lines) + "\n"
 
 
+def ran(m, label, **kw):
+    """m.run(**kw); a refusal fails the case, naming label and the message."""
+    import nsm
+    try:
+        return m.run(**kw)
+    except nsm.Error as ex:
+        print("  %s -> refused: %s" % (label, str(ex)[:300]))
+        check(False, "%s: the run refused (%s)" % (label, str(ex)[:300]))
+
+
 def train_invariants(r, masses, v0):
     """(momentum error over the scale, largest energy gain over E0, least
     gap) of a run of a free train: no force acts, so momentum is kept and
@@ -81,7 +100,7 @@ def case_findings_energetic(tmp):
     v0 = [1.0, 0.0, 0.797, -1.0, 0.0, -1.326, -0.921, -1.0]
     m = compiled(tmp, "lzb8", train_text("lzb8", masses, es, x0, v0, "energetic"))
     for meth in METHODS:
-        r = m.run(method=meth, every=0)
+        r = ran(m, "eight beads by %s" % meth, method=meth, every=0)
         perr, gain, gmin = train_invariants(r, masses, v0)
         print("  eight beads (0.39 g to 170 kg), energetic, %s -> momentum within %.3g, energy "
               "gained %.3g, least gap %.3g m over %d steps"
@@ -98,7 +117,7 @@ def case_findings_energetic(tmp):
     v0 = [1.514, 1.0, 1.0, 0.0, -1.0]
     m = compiled(tmp, "lzb5", train_text("lzb5", masses, es, x0, v0, "energetic"))
     for meth in METHODS:
-        r = m.run(method=meth, max_steps=20000)
+        r = ran(m, "five beads by %s" % meth, method=meth, max_steps=20000)
         perr, gain, gmin = train_invariants(r, masses, v0)
         print("  five beads (0.5 to 1264 kg), energetic, %s -> to t = %g s in %d steps, momentum "
               "within %.3g, energy gained %.3g, least gap %.3g m"
@@ -106,6 +125,26 @@ def case_findings_energetic(tmp):
         check(r.t_reached == 1 and perr < 1e-12 and gain < 1e-12 and gmin > -1e-12,
               "five beads by the energetic law (%s): the run's end reached, no contact passed "
               "into, momentum kept, no energy gained" % meth)
+
+
+def case_findings_origin(tmp):
+    """A pair left touching within rounding, carried through x = 0 (exact)."""
+    masses = [60.82703535108798, 2.0, 2.0, 1.0, 2.0, 0.03529563688401174, 1362.4345947079084, 0.5]
+    es = [0.0, 1.0, 0.174, 0.51, 0.0, 1.0, 0.797]
+    x0 = [0.0, 0.01, 0.02, 0.03, 0.08, 0.08, 0.13, 0.18]
+    v0 = [0.0, -1.0, 1.0, -1.0, -1.0, -0.597, -1.0, 1.0]
+    m = compiled(tmp, "origin", train_text("origin", masses, es, x0, v0, "energetic"))
+    for meth in METHODS:
+        r = ran(m, "eight beads through x = 0 by %s" % meth, method=meth, every=0)
+        perr, gain, gmin = train_invariants(r, masses, v0)
+        print("  eight beads (0.035 to 1362 kg), energetic, crossing x = 0 at 0.13 s, %s -> to "
+              "t = %g s, momentum within %.3g, energy gained %.3g, least gap %.3g m"
+              % (meth, r.t_reached, perr, gain, gmin))
+        # the gaps' rounding band where the beads met (x about 0.1 m) is
+        # 1e-10 of their positions: 2e-11 m
+        check(r.t_reached == 1 and perr < 1e-12 and gain < 1e-12 and gmin > -1e-11,
+              "eight beads through x = 0 (%s): the run's end reached, no contact passed into "
+              "beyond rounding, momentum kept, no energy gained" % meth)
 
 
 MF = '''model mf "a ball dropped onto a floor rising at c"
@@ -132,7 +171,8 @@ def case_kept_risingfloor(tmp):
                 w = math.sqrt(c * c + 2 * G)
                 t1 = (-c + w) / G
                 tinf = t1 + 2 * e * w / (G * (1 - e))
-                r = m.run(method=meth, params={"c": c, "e": e}, t_end=tinf + 0.5)
+                r = ran(m, "floor at %g m/s, e = %g, %s" % (c, e, meth), method=meth,
+                        params={"c": c, "e": e}, t_end=tinf + 0.5)
                 imps = [float(x["t"]) for x in r.events if x["kind"] == "impact"]
                 zeno = [float(x["t"]) for x in r.events if x["kind"] == "zeno"]
                 tk, uk, want = t1, e * w, [t1]
@@ -153,5 +193,6 @@ def case_kept_risingfloor(tmp):
 
 if __name__ == "__main__":
     sys.exit(main({"findings_energetic": case_findings_energetic,
+                   "findings_origin": case_findings_origin,
                    "kept_risingfloor": case_kept_risingfloor},
                   "nsm-twentysecond-contact-", case_arg=2))
