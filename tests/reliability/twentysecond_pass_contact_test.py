@@ -28,6 +28,16 @@ Cases (each under 20 s in the normal build):
                 contact is penetrated (gap -3.87e-14 m) at the start of a
                 step: an impact was missed" (loud; the band, relative to the
                 positions, had shrunk to 2.4e-14 m at x = 0).
+  findings_switchnoise  a free mass pushed while (t + 1)^2 - t^2 - 2 t -
+                1 + c (t - 0.5) >= 0 (terms cancelling to their rounding),
+                by exact, rk4 and adaptive within 200,000 steps: for c =
+                1e-3, 1e-6, 1e-9 the push from 0.5 s (v = t - 0.5) to the
+                end; for c = 0 (an identity) and 1e-13 (its zero decided by
+                rounding to 4 ms) a refusal naming switch sw0 and rounding.
+                Failed before: rk4 and adaptive stopped moving at t = 1.001
+                s (a sample one ulp away; a hang, the step cap here), and
+                the identity took every method's steps down to 1e-27 s at
+                t = 0 until the cap of 1e8 steps (a quarter of an hour).
   kept_risingfloor  a ball dropped from 1 m onto a floor moving at c =
                 0.5, -0.2, 0, 1e-9 and 3 m/s (e = 0.5, 0.8, 0, 0.95), by
                 exact, rk4 and adaptive: every impact at its instant, the
@@ -147,6 +157,45 @@ def case_findings_origin(tmp):
               "beyond rounding, momentum kept, no energy gained" % meth)
 
 
+# a free mass pushed by 1 N while a switch holds whose terms cancel to
+# their rounding: (t + 1)^2 - t^2 - 2 t - 1 is 0, so the condition is
+# c (t - T) >= 0, on from T (c > 0); with c = 0 it is an identity, its
+# sign the rounding's
+NOISY = '''model noisy "a switch whose terms cancel"
+param c = 1e-3
+param T = 0.5 s
+mass B = 1 kg
+force on B = if (t + 1 s)*(t + 1 s) - t*t - 2 s*t - 1 s*s + c*1 s*(t - T) >= 0 s*s then 1 N else 0 N
+simulate t_end = 1.6 s, dt = 1 ms
+output every 1 ms: B.x, B.v
+'''
+
+
+def case_findings_switchnoise(tmp):
+    """Switches whose values are rounding: answered or refused, never a hang."""
+    import nsm
+    m = compiled(tmp, "noisy", NOISY)
+    for meth in METHODS:
+        for c in (1e-3, 1e-6, 1e-9):
+            label = "push while (t + 1)^2 - t^2 - 2 t - 1 + %g (t - 0.5) >= 0, %s" % (c, meth)
+            r = ran(m, label, method=meth, params={"c": c}, max_steps=200000)
+            err = max(abs(v - max(0.0, t - 0.5)) + abs(x - max(0.0, t - 0.5) ** 2 / 2)
+                      for t, x, v in zip(r.t, r["B.x"], r["B.v"]))
+            print("  %s -> to t = %g s in %d steps, (x, v) within %.3g of the push from 0.5 s"
+                  % (label, r.t_reached, r.steps, err))
+            check(r.t_reached == 1.6 and err < 1e-9, label + ": the push from T, to the end")
+        for c in (0.0, 1e-13):
+            label = "push while (t + 1)^2 - t^2 - 2 t - 1 + %g (t - 0.5) >= 0, %s" % (c, meth)
+            try:
+                r = m.run(method=meth, params={"c": c}, max_steps=200000)
+                msg = None
+            except nsm.Error as ex:
+                msg = str(ex)
+            print("  %s -> %s" % (label, "refused: " + msg[:200] if msg else "ran"))
+            check(msg is not None and "time switch sw0" in msg and "rounding" in msg,
+                  label + ": refused, naming the switch and its rounding")
+
+
 MF = '''model mf "a ball dropped onto a floor rising at c"
 param c = 0.5 m/s
 param e = 0.5
@@ -194,5 +243,6 @@ def case_kept_risingfloor(tmp):
 if __name__ == "__main__":
     sys.exit(main({"findings_energetic": case_findings_energetic,
                    "findings_origin": case_findings_origin,
+                   "findings_switchnoise": case_findings_switchnoise,
                    "kept_risingfloor": case_kept_risingfloor},
                   "nsm-twentysecond-contact-", case_arg=2))
