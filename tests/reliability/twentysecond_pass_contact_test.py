@@ -43,6 +43,14 @@ Cases (each under 20 s in the normal build):
                 exact, rk4 and adaptive: every impact at its instant, the
                 Zeno point at t1 + 2 e w / (g (1 - e)) (w the speed relative
                 to the floor), then riding it.  Passed (kept).
+  kept_switchforms, kept_switchforms2  a ball dropped from g/2 m (first
+                impact at 1 s), lifted by 2 m g while a condition holds,
+                written in 17 forms that all mean t >= T (affine as nsmc
+                marks them and affine in disguise; then t^2, t^3, exp, sqrt,
+                max, abs, and, or, (t - T)^3), T = 1 s (the impact's
+                instant) and 0.5 s every 1 ms, 1 and 1.3 s every 0.37 s, by
+                exact, rk4 and adaptive: a switch at T and the rise at g
+                from the state at T by hand.  Passed (kept).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -240,9 +248,76 @@ def case_kept_risingfloor(tmp):
                       % (c, e, meth))
 
 
+# a ball dropped from g/2 m (its first impact at t = 1 s) lifted by 2 m g
+# while COND holds, COND written in forms that all mean t >= T for t >= 0
+BALL = '''model lifted "a ball dropped onto a floor, lifted from T"
+param T = 1 s
+param e = 0.5
+mass B = 1 kg
+gravity 9.81 m/s^2
+force on B = if COND then 19.62 N else 0 N
+gap floor: B.x >= 0 m, impact(e = e)
+init B.x = 4.905 m
+simulate t_end = 1.6 s, dt = 1 ms
+output every EVERY: B.x, B.v
+'''
+# affine in t (marked so by nsmc), affine in disguise, and not affine
+FORMS = ("t >= T", "2*t >= 2*T", "t - T >= 0 s", "T <= t", "not t < T", "-t <= -T",
+         "t/T >= 1", "t + 0*t*t/1 s >= T", "t*t >= T*T", "t*t*t >= T*T*T",
+         "exp(t/1 s) >= exp(T/1 s)", "sqrt(t*1 s) >= sqrt(T*1 s)", "max(t, T/2) >= T",
+         "abs(t) >= T", "t >= T and t >= 0.1*T", "t >= T or t > 100 s",
+         "(t - T)*(t - T)*(t - T) >= 0 s*s*s")
+
+
+def ball_at(T, e, h=4.905):
+    """(x, v) at T of a ball dropped from h onto a floor (restitution e),
+    bounce by bounce."""
+    v1, t1 = math.sqrt(2 * G * h), math.sqrt(2 * h / G)
+    if T < t1:
+        return h - G * T * T / 2, -G * T
+    tk, vk = t1, e * v1
+    while tk + 2 * vk / G < T:
+        tk, vk = tk + 2 * vk / G, vk * e
+    tau = T - tk
+    return vk * tau - G * tau * tau / 2, vk - G * tau
+
+
+def switchforms(tmp, forms):
+    """One lift written in several forms: the same rise from T."""
+    for n, cond in forms:
+        for k, every in enumerate(("1 ms", "0.37 s")):
+            m = compiled(tmp, "form%d_%d" % (n, k), BALL.replace("COND", cond).replace("EVERY", every))
+            for meth in METHODS:
+                for T in ((1.0, 0.5) if k == 0 else (1.0, 1.3)):
+                    r = ran(m, "lift while %s, T = %g s, every %s, %s" % (cond, T, every, meth),
+                            method=meth, params={"T": T})
+                    xT, vT = ball_at(T, 0.5)
+                    err = max(abs(x - (xT + vT * (t - T) + G / 2 * (t - T) ** 2)) +
+                              abs(v - (vT + G * (t - T)))
+                              for t, x, v in zip(r.t, r["B.x"], r["B.v"]) if t > T + 1e-9)
+                    sw = [float(x["t"]) for x in r.events if x["kind"] == "time"]
+                    print("  lift while %s from T = %g s, every %s, %s -> (x, v) within %.3g of "
+                          "the rise, switch at %s" % (cond, T, every, meth, err, sw[:2]))
+                    check(err < 1e-9 and any(abs(x - T) < 1e-12 for x in sw),
+                          "lift while %s from %g s (%s, every %s): the rise at g from T"
+                          % (cond, T, meth, every))
+
+
+def case_kept_switchforms(tmp):
+    """The lift's affine forms, marked and in disguise."""
+    switchforms(tmp, list(enumerate(FORMS))[:9])
+
+
+def case_kept_switchforms2(tmp):
+    """The lift's forms that are not affine."""
+    switchforms(tmp, list(enumerate(FORMS))[9:])
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_energetic": case_findings_energetic,
                    "findings_origin": case_findings_origin,
                    "findings_switchnoise": case_findings_switchnoise,
+                   "kept_switchforms": case_kept_switchforms,
+                   "kept_switchforms2": case_kept_switchforms2,
                    "kept_risingfloor": case_kept_risingfloor},
                   "nsm-twentysecond-contact-", case_arg=2))
