@@ -43,6 +43,13 @@ Cases (each under 20 s in the normal build):
                 exact, rk4 and adaptive: every impact at its instant, the
                 Zeno point at t1 + 2 e w / (g (1 - e)) (w the speed relative
                 to the floor), then riding it.  Passed (kept).
+  kept_trains   12 free trains of 2 to 8 beads drawn at random (seed 3:
+                masses 1e-4 to 1e4 kg, e = 0, 1 or random per contact,
+                beads touching or apart, speeds of either sign) under the
+                sequential, simultaneous and energetic laws, by exact, rk4
+                and adaptive: momentum kept, no energy gained at any
+                sample, no gap below -1e-12 m, an elastic train's energy
+                kept.  Passed (kept).
   kept_switchforms, kept_switchforms2  a ball dropped from g/2 m (first
                 impact at 1 s), lifted by 2 m g while a condition holds,
                 written in 17 forms that all mean t >= T (affine as nsmc
@@ -204,6 +211,37 @@ def case_findings_switchnoise(tmp):
                   label + ": refused, naming the switch and its rounding")
 
 
+def case_kept_trains(tmp):
+    """Random free trains under the three impact laws: the invariants."""
+    import random
+    rnd = random.Random(3)
+    for k in range(12):
+        n = rnd.choice((2, 3, 4, 5, 6, 8))
+        masses = [10 ** rnd.uniform(-4, 4) if rnd.random() < 0.5 else rnd.choice((1.0, 2.0, 0.5))
+                  for _ in range(n)]
+        es = [rnd.choice((0.0, 1.0, round(rnd.random(), 3))) for _ in range(n - 1)]
+        law = rnd.choice(("sequential", "simultaneous", "energetic"))
+        x0 = [0.0]
+        for i in range(n - 1):
+            x0.append(x0[-1] + rnd.choice((0.0, 0.0, 0.01, 0.05)))
+        v0 = [rnd.choice((0.0, 0.0, 1.0, -1.0, round(rnd.uniform(-2, 2), 3))) for _ in range(n)]
+        m = compiled(tmp, "train%d" % k, train_text("train%d" % k, masses, es, x0, v0, law))
+        E0 = sum(a * b * b / 2 for a, b in zip(masses, v0))
+        for meth in METHODS:
+            label = "train %d: %d beads of %.3g to %.3g kg, e = %s, %s, %s" % (
+                k, n, min(masses), max(masses), es, law, meth)
+            r = ran(m, label, method=meth)
+            perr, gain, gmin = train_invariants(r, masses, v0)
+            Ee = sum(masses[i] * r["P%d.v" % (i + 1)][-1] ** 2 / 2 for i in range(n))
+            lost = (E0 - Ee) / (E0 or 1.0)
+            elastic = all(e == 1.0 for e in es) and law != "energetic"
+            print("  %s -> momentum within %.3g, energy gained %.3g, least gap %.3g m, energy "
+                  "lost %.3g" % (label, perr, gain, gmin, lost))
+            check(perr < 1e-12 and gain < 1e-12 and gmin > -1e-12 and
+                  (not elastic or abs(lost) < 1e-11),
+                  label + ": momentum kept, no energy gained, no contact passed into")
+
+
 MF = '''model mf "a ball dropped onto a floor rising at c"
 param c = 0.5 m/s
 param e = 0.5
@@ -317,6 +355,7 @@ if __name__ == "__main__":
     sys.exit(main({"findings_energetic": case_findings_energetic,
                    "findings_origin": case_findings_origin,
                    "findings_switchnoise": case_findings_switchnoise,
+                   "kept_trains": case_kept_trains,
                    "kept_switchforms": case_kept_switchforms,
                    "kept_switchforms2": case_kept_switchforms2,
                    "kept_risingfloor": case_kept_risingfloor},
