@@ -387,17 +387,19 @@ RT_COLD static int switch_noise(nsm_sim *s, int k, double t0, double least)
 ** (the push never applied, exit 0).  A step longer than the sample
 ** interval is then read on a grid of that interval (switch_scan), so a
 ** pulse longer than it is found by every method.  The halving stops at
-** 1e-9 of the mode's step or the sample interval, the shorter (or at the
-** time's resolution, 64 ulps of t), or after 80 halvings: a switch
-** followed at no length down to there is rounding at every length the
-** step can have (the time's resolution alone let adaptive's steps, cut
-** where a lucky reading passed, wander below 1e-10 s for ever).  The step is then taken whole when the switch keeps
-** one sign on it, else refused (switch_noise): with terms that cancel to
-** their rounding, (t + 1 s)^2 - t^2 - 2 s t - 1 s^2 + 1e-3 s (t - T) >= 0
-** (its real zero at T), a sample one ulp after t = 1.001 s was halved to
-** a step of 0 for ever (rk4), and adaptive's steps, cut wherever the
-** values' rounding outweighed their slope (below 1e-10 s), never grew
-** past 1e-13 s: both hung there. */
+** 1e-9 of the mode's step or the sample interval, the shorter (of the
+** step asked for when the mode's step is unbounded; at the time's
+** resolution, 64 ulps of t, at the least), or
+** after 80 halvings: a switch followed at no length down to there is
+** rounding at every length the step can have, and the step is taken
+** whole when the switch keeps one sign on it, else refused
+** (switch_noise).  With terms that cancel to their rounding, (t + 1 s)^2
+** - t^2 - 2 s t - 1 s^2 + 1e-3 s (t - T) >= 0 (its real zero at T), a
+** sample one ulp after t = 1.001 s was halved to a step of 0 for ever
+** (rk4), and adaptive's steps, cut wherever the values' rounding
+** outweighed their slope (below 1e-10 s), never grew past 1e-13 s: both
+** hung there (a floor at the time's resolution alone left adaptive's
+** steps wandering below 1e-10 s). */
 RT_APART static int switch_reach(nsm_sim *s, double t0, double *t1)
 {
     if (!s->m->switch_fn)
@@ -406,11 +408,12 @@ RT_APART static int switch_reach(nsm_sim *s, double t0, double *t1)
     for (int k = 0; k < s->n_switches; k++) {
         if (rt_switch_affine(s, k))
             continue;
-        double L0 = *t1 - t0, floor = fmax(1e-9 * span, 64 * DBL_EPSILON *
-                                           fmax(fabs(t0), fabs(*t1)));
+        double L0 = *t1 - t0;
+        double scale = isfinite(span) && span > 0 ? span : L0;
+        double shortest = fmax(1e-9 * scale, 64 * DBL_EPSILON * fmax(fabs(t0), fabs(*t1)));
         int it = 0, followed;
         while (!(followed = rt_switch_followed(s, k, t0, *t1)) && it < 80 &&
-               0.5 * (*t1 - t0) >= floor) {
+               0.5 * (*t1 - t0) >= shortest) {
             *t1 = t0 + 0.5 * (*t1 - t0);
             it++;
         }
