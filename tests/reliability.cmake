@@ -1175,7 +1175,7 @@ endforeach()
 # energetic law, Zeno on a moving floor, ...; each case under 20 s in the
 # normal build.
 foreach(case findings_energetic findings_origin findings_switchnoise kept_risingfloor
-    kept_trains kept_switchforms kept_switchforms2)
+    kept_trains kept_strobe kept_switchforms kept_switchforms2)
   add_test(NAME reliability/twentysecond_contact_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysecond_pass_contact_test.py
             ${NSM_SOURCE_DIR} ${case})

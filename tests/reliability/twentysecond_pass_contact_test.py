@@ -43,6 +43,11 @@ Cases (each under 20 s in the normal build):
                 exact, rk4 and adaptive: every impact at its instant, the
                 Zeno point at t1 + 2 e w / (g (1 - e)) (w the speed relative
                 to the floor), then riding it.  Passed (kept).
+  kept_strobe   the ball of kept_risingfloor (c = 0.5, -0.2, 3 m/s, e =
+                0.5, 0.8) with stroboscopic sections of period (t_inf +
+                d)/k, k = 1, 2, 7, by exact, rk4 and adaptive: d = 1e-10 s,
+                every record by hand; d = -1e-9 s, refused as inside the
+                jumped cascade, naming it.  Passed (kept).
   kept_trains   12 free trains of 2 to 8 beads drawn at random (seed 3:
                 masses 1e-4 to 1e4 kg, e = 0, 1 or random per contact,
                 beads touching or apart, speeds of either sign) under the
@@ -320,6 +325,54 @@ def ball_at(T, e, h=4.905):
     return vk * tau - G * tau * tau / 2, vk - G * tau
 
 
+def floor_state(t, c, e):
+    """(x, v) at t of the ball of MF (floor at c m/s, restitution e), bounce
+    by bounce; riding the floor from the Zeno point."""
+    w = math.sqrt(c * c + 2 * G)
+    t1 = (-c + w) / G
+    if t >= t1 + 2 * e * w / (G * (1 - e)):
+        return c * t, c
+    if t < t1:
+        return 1 - G * t * t / 2, -G * t
+    tk, uk = t1, e * w
+    while tk + 2 * uk / G < t and uk > 1e-300:
+        tk, uk = tk + 2 * uk / G, uk * e
+    tau = t - tk
+    return c * t + uk * tau - G * tau * tau / 2, c + uk - G * tau
+
+
+def case_kept_strobe(tmp):
+    """Stroboscopic sections about a moving floor's Zeno point."""
+    import nsm
+    m = compiled(tmp, "mf", MF)
+    for meth in METHODS:
+        for c in (0.5, -0.2, 3.0):
+            for e in (0.5, 0.8):
+                w = math.sqrt(c * c + 2 * G)
+                tinf = (-c + w) / G + 2 * e * w / (G * (1 - e))
+                for k in (1, 2, 7):
+                    for d in (1e-10, -1e-9):
+                        per = (tinf + d) / k
+                        label = ("floor at %g m/s, e = %g, strobe every (t_inf %+g s)/%d, %s"
+                                 % (c, e, d, k, meth))
+                        try:
+                            rec = m.section("period:%.17g" % per, t_end=1.5 * tinf,
+                                            params={"c": c, "e": e}, method=meth)
+                        except nsm.Error as ex:
+                            print("  %s -> refused: %s" % (label, str(ex)[:160]))
+                            check(d < 0 and "Zeno cascade" in str(ex), label + ": refused only "
+                                  "inside the jumped cascade, naming it")
+                            continue
+                        err = max(max(abs(r[2] - floor_state(r[0], c, e)[0]),
+                                      1e-3 * abs(r[3] - floor_state(r[0], c, e)[1])) for r in rec)
+                        terr = max(abs(r[0] - i * per) for i, r in enumerate(rec))
+                        want = math.floor(1.5 * tinf / per) + 1
+                        print("  %s -> %d records (by hand %d), states within %.3g, times within "
+                              "%.3g s" % (label, len(rec), want, err, terr))
+                        check(len(rec) == want and err < 1e-9 and terr <= 1e-15 * tinf,
+                              label + ": every record by hand")
+
+
 def switchforms(tmp, forms):
     """One lift written in several forms: the same rise from T."""
     for n, cond in forms:
@@ -356,6 +409,7 @@ if __name__ == "__main__":
                    "findings_origin": case_findings_origin,
                    "findings_switchnoise": case_findings_switchnoise,
                    "kept_trains": case_kept_trains,
+                   "kept_strobe": case_kept_strobe,
                    "kept_switchforms": case_kept_switchforms,
                    "kept_switchforms2": case_kept_switchforms2,
                    "kept_risingfloor": case_kept_risingfloor},
