@@ -1172,10 +1172,10 @@ endforeach()
 
 # The twenty-second hostile pass on contacts, events and time switches
 # (tests/reliability/twentysecond_pass_contact_test.py): trains under the
-# energetic law, Zeno on a moving floor, ...; each case under 20 s in the
-# normal build.
-foreach(case findings_energetic findings_origin findings_switchnoise kept_risingfloor
-    kept_trains kept_strobe kept_switchforms kept_switchforms2)
+# three impact laws, Zeno and strobes on a moving floor, switches of every
+# form; each case under 20 s in the normal build.
+foreach(case findings_energetic findings_origin findings_switchnoise findings_simulgain
+    kept_risingfloor kept_trains kept_strobe kept_switchforms kept_switchforms2)
   add_test(NAME reliability/twentysecond_contact_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysecond_pass_contact_test.py
             ${NSM_SOURCE_DIR} ${case})
