@@ -1225,3 +1225,16 @@ foreach(case hertzpair pendulum rocking rigid section jellett pull highexp)
   set_tests_properties(reliability/twentysecond_dyn_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-second hostile pass on contacts, events and time switches
+# (tests/reliability/twentysecond_pass_contact_test.py): trains under the
+# three impact laws, Zeno and strobes on a moving floor, switches of every
+# form; each case under 20 s in the normal build.
+foreach(case findings_energetic findings_origin findings_switchnoise findings_simulgain
+    kept_risingfloor kept_trains kept_strobe kept_switchforms kept_switchforms2)
+  add_test(NAME reliability/twentysecond_contact_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysecond_pass_contact_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentysecond_contact_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

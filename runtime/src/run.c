@@ -6,6 +6,7 @@
 ** (transition.c), then hands what the transition did to the Zeno and
 ** cascade handling (zeno.c).
 */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,6 +344,41 @@ static double switch_scan(nsm_sim *s, int k, double t0, double t1)
     return t1;
 }
 
+/* Whether switch k has one strict sign at t0, t1 and the follow test's
+** inner points: over a step where it is rounding at every length, it
+** shows no turn there. */
+static int switch_one_sign(const nsm_sim *s, int k, double t0, double t1)
+{
+    static const double at[] = { 0, 1, 0.3819660112501051, 0.6180339887498949,
+                                 0.1111111111111111 };
+    int pos = 0, neg = 0;
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        double f, d;
+        s->m->switch_fn(k, t0 + at[i] * (t1 - t0), s->params, s->consts, &f, &d);
+        pos += f > 0;
+        neg += f < 0;
+    }
+    return pos == 5 || neg == 5;
+}
+
+/* Switch k followed by its ends at no length of the step from t0 down to
+** switch_reach's floor (least), and with no one sign on it: its values are its
+** rounding, and so is its sign.  (t + 1 s)^2 - t^2 - 2 s t >= 1 s^2, an
+** identity, made every method's steps shrink to 1e-27 s near t = 0 until
+** the step cap of 1e8 steps, a quarter of an hour later; the run stops
+** now, naming the switch and why. */
+RT_COLD static int switch_noise(nsm_sim *s, int k, double t0, double least)
+{
+    double f, d;
+    s->m->switch_fn(k, t0, s->params, s->consts, &f, &d);
+    return rt_fail(s, NSM_ENUMERIC, -1, "time switch sw%d (nsmc --emit=equations lists the "
+                   "model's comparisons of t) follows no curve over steps down to %.3g s at t = "
+                   "%.17g s (its function is %.3g there): its values are rounding, and so is its "
+                   "sign (a comparison that holds or fails identically, as (t + 1 s)^2 - t^2 - "
+                   "2 s t >= 1 s^2?); write the condition without the terms that cancel",
+                   k, least, t0, f);
+}
+
 /* The end of a step from t0 towards t1 over which every time switch is
 ** followed by its ends (rt_switch_followed, state.c), halving the step until it is: a
 ** condition oscillating within one step, as `sin(w*t) > 0.5` within the
@@ -350,19 +386,46 @@ static double switch_scan(nsm_sim *s, int k, double t0, double t1)
 ** times there and next_switch, which sees one turn, missed every switch
 ** (the push never applied, exit 0).  A step longer than the sample
 ** interval is then read on a grid of that interval (switch_scan), so a
-** pulse longer than it is found by every method. */
-RT_APART static double switch_reach(nsm_sim *s, double t0, double t1)
+** pulse longer than it is found by every method.  The halving stops at
+** 1e-9 of the mode's step or the sample interval, the shorter (of the
+** step asked for when the mode's step is unbounded; at the time's
+** resolution, 64 ulps of t, at the least), or
+** after 80 halvings: a switch followed at no length down to there is
+** rounding at every length the step can have, and the step is taken
+** whole when the switch keeps one sign on it, else refused
+** (switch_noise).  With terms that cancel to their rounding, (t + 1 s)^2
+** - t^2 - 2 s t - 1 s^2 + 1e-3 s (t - T) >= 0 (its real zero at T), a
+** sample one ulp after t = 1.001 s was halved to a step of 0 for ever
+** (rk4), and adaptive's steps, cut wherever the values' rounding
+** outweighed their slope (below 1e-10 s), never grew past 1e-13 s: both
+** hung there (a floor at the time's resolution alone left adaptive's
+** steps wandering below 1e-10 s). */
+RT_APART static int switch_reach(nsm_sim *s, double t0, double *t1)
 {
     if (!s->m->switch_fn)
-        return t1;
+        return NSM_OK;
+    double span = s->set.every > 0 ? fmin(s->h_step, s->set.every) : s->h_step;
     for (int k = 0; k < s->n_switches; k++) {
         if (rt_switch_affine(s, k))
             continue;
-        for (int it = 0; it < 80 && t1 > t0 && !rt_switch_followed(s, k, t0, t1); it++)
-            t1 = t0 + 0.5 * (t1 - t0);
-        t1 = switch_scan(s, k, t0, t1);
+        double L0 = *t1 - t0;
+        double scale = isfinite(span) && span > 0 ? span : L0;
+        double shortest = fmax(1e-9 * scale, 64 * DBL_EPSILON * fmax(fabs(t0), fabs(*t1)));
+        int it = 0, followed;
+        while (!(followed = rt_switch_followed(s, k, t0, *t1)) && it < 80 &&
+               0.5 * (*t1 - t0) >= shortest) {
+            *t1 = t0 + 0.5 * (*t1 - t0);
+            it++;
+        }
+        if (!followed) {
+            double least = *t1 - t0;
+            *t1 = t0 + L0;      /* followed at no length: its values are rounding */
+            if (!switch_one_sign(s, k, t0, *t1))
+                return switch_noise(s, k, t0, least);
+        }
+        *t1 = switch_scan(s, k, t0, *t1);
     }
-    return t1;
+    return NSM_OK;
 }
 
 /* Switch k is 0 at *a (an event, or its own crossing, landed there; value
@@ -1247,7 +1310,9 @@ RT_HOT int rt_run(nsm_sim *s, double t_end)
             h = target - s->t;
             land = 1;
         }
-        double tr = switch_reach(s, s->t, s->t + h);
+        double tr = s->t + h;
+        if ((rc = switch_reach(s, s->t, &tr)))
+            return rc;
         if (tr < s->t + h) {
             h = tr - s->t;
             land = 0;
