@@ -1615,6 +1615,25 @@ static int run_outcome(int rc, int sig, const char *report, const char *bin, con
     return -1;
 }
 
+/* The run's folder dir was moved, removed or replaced (by a file, or a
+ * link to another folder) while the simulator ran: its trajectory and
+ * events went with the folder it opened them in, and what dir names now
+ * is not this run's.  They were summarised, that other folder's earlier
+ * figures and study results removed and its trajectory drawn, exit 0 (the
+ * events of another run printed as this one's).  Says so and returns the
+ * exit status: the signal's when the run was stopped, else 1; nothing is
+ * read, removed or drawn. */
+static int run_moved_said(int rc, int sig, const char *dir)
+{
+    int s = rc < 0 ? sig : rc > 128 ? rc - 128 : got_signal;
+    fprintf(stderr, "nsmc: error: the output folder '%s' was moved, removed or replaced while "
+            "the simulator ran: nothing is summarised, removed or drawn in what stands there "
+            "now; this run's trajectory.csv and events.csv are in the folder it started in, "
+            "wherever that was moved%s%s%s\n", dir, s ? " (stopped by " : "",
+            s ? sig_text(s) : "", s ? ")" : "");
+    return s ? 128 + s : 1;
+}
+
 /* The file an output option of the simulator names among n arguments
  * (the last one given; "-", stdout, is no file), or NULL. */
 static const char *sim_output(const char *const *args, int n, const char *opt)
@@ -1898,6 +1917,8 @@ static int run(const RunOptions *o, Arena *a)
     }
     if (outdir_lock_take("nsmc", dir) < 0)
         return 1;
+    struct stat dir_id;
+    outdir_id_take(dir, &dir_id);
     const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
     const char *ev = arena_printf(a, "%s/events.csv", dir);
     /* an earlier run's files stay until the simulator has accepted every
@@ -1952,6 +1973,8 @@ static int run(const RunOptions *o, Arena *a)
     close(pfd[1]);
     read_report(pfd[0], report, sizeof report);
     close(pfd[0]);
+    if (outdir_moved(dir, &dir_id))
+        return run_moved_said(rc, sig, dir);
     int end = run_outcome(rc, sig, report, bin, dir, o->h5);
     if (end >= 0)
         return end;

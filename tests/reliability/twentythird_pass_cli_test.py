@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""A twenty-third hostile pass over the nsmc programs (issue #29): a run's
+folder moved mid-run, studies stopped after their folder moved, and the
+sound inputs kept against regressions.
+
+    tests/reliability/twentythird_pass_cli_test.py NSMC SIM SOURCE_DIR CASE
+
+SIM is sim_bouncing_ball.
+
+Cases (each under 20 s in the normal build):
+  findings_runmoved `nsmc run --out-dir D` whose folder D is moved to D2
+                   while the simulator runs, a link to another run's folder
+                   E (or a file, or nothing) put in its place: nsmc run read
+                   E's events and printed them as this run's summary, removed
+                   E's figures and an earlier study's summary.csv, drew E's
+                   trajectory, exit 0.  Now refused once the simulator ends,
+                   nothing read, removed or drawn in E, the run's files
+                   whole in D2.
+  findings_stopmoved `nsmc sweep` and `nsmc continue` stopped by SIGINT
+                   after their folder D was moved to D2 (a link to a folder
+                   E, a file or nothing in its place): "kept in
+                   D/NAME.partial", where there is none (E's, a file's, or
+                   no such path).  Now the message says the folder was
+                   moved and the partial files are in the folder the study
+                   started in (whole lines in D2).
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import Failure, check, env_for, main, whole_lines  # noqa: E402
+
+NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])
+BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
+
+
+def read(path):
+    """The bytes of path, or None when there is no such file."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def said(text):
+    """The first line of a stderr text that is not the cache's note."""
+    lines = [ln for ln in text.splitlines()
+             if "cached " not in ln and "compiling the" not in ln]
+    return lines[0] if lines else ""
+
+
+def clear(tmp, *names):
+    """Removes tmp/NAME for each name (a folder, a file or a link)."""
+    for n in names:
+        path = os.path.join(tmp, n)
+        if os.path.islink(path) or os.path.isfile(path):
+            os.remove(path)
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def snapshot(folder):
+    """Every file of folder (not the lock) with its bytes."""
+    return {f: read(os.path.join(folder, f)) for f in sorted(os.listdir(folder))
+            if f != ".nsm-run.lock"}
+
+
+def replace_by(tmp, act):
+    """Moves tmp/D to tmp/D2 and puts act in its place: "link" (a link to
+    tmp/E), "file" (a file) or "gone" (nothing)."""
+    d = os.path.join(tmp, "D")
+    os.rename(d, os.path.join(tmp, "D2"))
+    if act == "link":
+        os.symlink(os.path.join(tmp, "E"), d)
+    elif act == "file":
+        with open(d, "w") as f:
+            f.write("a file\n")
+
+
+def wait_lines(pr, path, n, limit=60):
+    """Waits until path holds n lines (pr still running); Failure when pr
+    ends first."""
+    start = time.time()
+    while time.time() - start < limit and pr.poll() is None:
+        if (read(path) or b"").count(b"\n") >= n:
+            return
+        time.sleep(0.01)
+    raise Failure("the program ended before %s held %d lines: make it longer" % (path, n))
+
+
+def case_findings_runmoved(tmp):
+    """nsmc run's folder moved while the simulator ran: nothing read,
+    removed or drawn in what stands in its place."""
+    shutil.copy(BALL, os.path.join(tmp, "ball.nsm"))
+    first = subprocess.run([NSMC, "run", "ball.nsm", "--out-dir", "E", "-q", "--t-end", "0.5"],
+                           cwd=tmp, env=env_for(tmp), capture_output=True, text=True)
+    check(first.returncode == 0, "the earlier run into E: exit 0", first)
+    with open(os.path.join(tmp, "E", "summary.csv"), "w") as f:
+        f.write("omega,status\n")           # an earlier study's result in E
+    before = snapshot(os.path.join(tmp, "E"))
+    for act in ("link", "file", "gone"):
+        clear(tmp, "D", "D2")
+        pr = subprocess.Popen([NSMC, "run", "ball.nsm", "--out-dir", "D", "-q", "--t-end", "40",
+                               "--dt", "1e-5"], cwd=tmp, env=env_for(tmp),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wait_lines(pr, os.path.join(tmp, "D", "trajectory.csv"), 3)
+        replace_by(tmp, act)
+        alive = pr.poll() is None
+        out, err = pr.communicate(timeout=120)
+        pr.stderr = err         # for check's report
+        if not alive:
+            raise Failure("nsmc run ended as its folder was moved: make it longer")
+        print("input: nsmc run ball.nsm --out-dir D, D moved to D2 mid-run, %s in its place "
+              "-> %d %s" % ({"link": "a link to the earlier run's folder E", "file": "a file",
+                            "gone": "nothing"}[act], pr.returncode, said(err)[:240]))
+        check(pr.returncode == 1 and "was moved, removed or replaced" in err,
+              "nsmc run, its folder moved and %s in its place: refused" % act, pr)
+        check("events:" not in out and "plots:" not in out,
+              "nsmc run, its folder moved: no other run's events summarised, nothing drawn")
+        check(snapshot(os.path.join(tmp, "E")) == before,
+              "nsmc run, its folder moved: E's files (figures, summary.csv) as they were")
+        rows = whole_lines(os.path.join(tmp, "D2", "trajectory.csv"))
+        check(rows > 3 and whole_lines(os.path.join(tmp, "D2", "events.csv")) > 3,
+              "nsmc run, its folder moved: its trajectory and events whole in D2")
+
+
+def case_findings_stopmoved(tmp):
+    """A sweep or a continuation stopped after its folder moved: the
+    message does not name a partial file where there is none."""
+    cont = ["--param", "omega=1.5:2.5", "--ds", "0.0003", "--ds-max", "0.0003",
+            "--max-points", "100000", "--no-plot"]
+    sweep = ["--param", "omega=2:3:2000", "--section", "period:2*pi/omega", "--transient",
+             "50", "--record", "20"]
+    for what, opts, partials in (("continue", cont, ["branch.csv.partial"]),
+                                 ("sweep", sweep, ["section.csv.partial",
+                                                   "summary.csv.partial"])):
+        for act in ("link", "file", "gone"):
+            clear(tmp, "D", "D2", "E")
+            os.mkdir(os.path.join(tmp, "E"))
+            pr = subprocess.Popen([NSMC, what, FIO, "--out-dir", "D"] + opts, cwd=tmp,
+                                  env=env_for(tmp), stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True)
+            wait_lines(pr, os.path.join(tmp, "D", partials[0]), 3)
+            replace_by(tmp, act)
+            time.sleep(0.2)
+            alive = pr.poll() is None
+            pr.send_signal(signal.SIGINT)
+            err = pr.communicate(timeout=120)[1]
+            pr.stderr = err     # for check's report
+            if not alive:
+                raise Failure("nsmc %s ended before SIGINT: make it longer" % what)
+            print("input: nsmc %s --out-dir D, D moved to D2, %s in its place, then SIGINT -> "
+                  "%d %s" % (what, act, pr.returncode, said(err)[:300]))
+            check(pr.returncode == 130, "nsmc %s: stopped by SIGINT (130)" % what, pr)
+            check("D/" + partials[0] not in err and "was moved, removed or replaced" in err,
+                  "nsmc %s, its folder moved: D/%s not named, the move said"
+                  % (what, partials[0]), pr)
+            check(not os.listdir(os.path.join(tmp, "E")), "nsmc %s: nothing written into E"
+                  % what)
+            for f in partials:
+                check(whole_lines(os.path.join(tmp, "D2", f)) >= 2 and f in err,
+                      "nsmc %s: D2/%s named, whole lines" % (what, f))
+
+
+CASES = {
+    "findings_runmoved": case_findings_runmoved,
+    "findings_stopmoved": case_findings_stopmoved,
+}
+
+if __name__ == "__main__":
+    sys.exit(main(CASES, "nsm-23cli-", case_arg=4))
