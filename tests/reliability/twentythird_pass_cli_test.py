@@ -23,6 +23,14 @@ Cases (each under 20 s in the normal build):
                    no such path).  Now the message says the folder was
                    moved and the partial files are in the folder the study
                    started in (whole lines in D2).
+  findings_simmoved the simulator's --plot D, its --animate D/a.gif and
+                   nsmc run --animate, D moved mid-run and a link to another
+                   run's folder E put in its place: E's summary.csv removed
+                   and its figures drawn from E's trajectory, or E's
+                   animation and script replaced, exit 0 (the GIF and the
+                   figures were written by path at the end).  Now refused
+                   (exit 1), E intact; a link to the moved folder itself
+                   is drawn into.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -169,9 +177,63 @@ def case_findings_stopmoved(tmp):
                       "nsmc %s: D2/%s named, whole lines" % (what, f))
 
 
+def case_findings_simmoved(tmp):
+    """The simulator's --plot D and --animate D/a.gif (and nsmc run
+    --animate), D moved mid-run and a link to another run's folder E put
+    in its place: nothing removed or drawn in E; a link to the moved
+    folder itself is that folder and is drawn."""
+    shutil.copy(BALL, os.path.join(tmp, "ball.nsm"))
+    first = subprocess.run([NSMC, "run", "ball.nsm", "--out-dir", "E", "-q", "--t-end", "0.5",
+                            "--animate"], cwd=tmp, env=env_for(tmp), capture_output=True,
+                           text=True)
+    check(first.returncode == 0, "the earlier run into E (with its animation): exit 0", first)
+    with open(os.path.join(tmp, "E", "summary.csv"), "w") as f:
+        f.write("omega,status\n")
+    before = snapshot(os.path.join(tmp, "E"))
+    long_run = ["--t-end", "40", "--dt", "1e-5"]
+    for label, cmd, drawn in (
+            ("sim --plot D", [SIM, "--plot", "D"] + long_run, "plot.png"),
+            ("sim --out D/t.csv --animate D/a.gif", [SIM, "--out", "D/t.csv", "--animate",
+                                                     "D/a.gif"] + long_run, "a.gif"),
+            ("nsmc run --animate --no-plot --out-dir D", [NSMC, "run", "ball.nsm", "--out-dir",
+                                                          "D", "-q", "--animate",
+                                                          "--no-plot"] + long_run,
+             "animation.gif")):
+        for act in ("link", "back"):
+            clear(tmp, "D", "D2")
+            if "D/t.csv" in cmd:
+                os.mkdir(os.path.join(tmp, "D"))
+            pr = subprocess.Popen(cmd, cwd=tmp, env=env_for(tmp), stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+            csv = "t.csv" if "D/t.csv" in cmd else "trajectory.csv"
+            wait_lines(pr, os.path.join(tmp, "D", csv), 3)
+            os.rename(os.path.join(tmp, "D"), os.path.join(tmp, "D2"))
+            os.symlink(os.path.join(tmp, "E" if act == "link" else "D2"), os.path.join(tmp, "D"))
+            alive = pr.poll() is None
+            err = pr.communicate(timeout=120)[1]
+            pr.stderr = err     # for check's report
+            if not alive:
+                raise Failure("%s ended as its folder was moved: make it longer" % label)
+            print("input: %s, D moved to D2 mid-run, a link to %s in its place -> %d %s"
+                  % (label, "another run's folder E" if act == "link" else "D2",
+                     pr.returncode, [ln for ln in err.splitlines() if ": error:" in ln][:1]))
+            if act == "back":
+                check(pr.returncode == 0 and read(os.path.join(tmp, "D2", drawn)),
+                      "%s: a link to the moved folder is that folder: %s drawn there"
+                      % (label, drawn), pr)
+                continue
+            check(pr.returncode == 1 and "was moved, removed or replaced" in err,
+                  "%s, its folder replaced by a link to E: refused" % label, pr)
+            check(snapshot(os.path.join(tmp, "E")) == before,
+                  "%s: E's files (figures, animation, summary.csv) as they were" % label)
+            check(whole_lines(os.path.join(tmp, "D2", csv)) > 3,
+                  "%s: the trajectory whole in D2" % label)
+
+
 CASES = {
     "findings_runmoved": case_findings_runmoved,
     "findings_stopmoved": case_findings_stopmoved,
+    "findings_simmoved": case_findings_simmoved,
 }
 
 if __name__ == "__main__":
