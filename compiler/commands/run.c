@@ -1978,15 +1978,22 @@ static int run(const RunOptions *o, Arena *a)
     int end = run_outcome(rc, sig, report, bin, dir, o->h5);
     if (end >= 0)
         return end;
-    if (rc != 0 && rc != 3)
+    /* exit 1 after the run, its outputs whole (the animation could not be
+     * drawn: a file-size limit, its folder taken): the run is summarised
+     * and its figures drawn, exit 1 at the end.  Taken for a refusal, it
+     * ended without a word and left an earlier run's figures beside this
+     * run's trajectory. */
+    int figure_failed = rc == 1 && strstr(report, "figure-failed") != NULL;
+    if (rc != 0 && rc != 3 && !figure_failed)
         return rc == 127 ? 2 : 1;   /* bad arguments: the simulator said which */
     for (int i = 0; i < o->nextra; i++)
         if (!strcmp(o->extra[i], "--help") || !strcmp(o->extra[i], "-h"))
             return rc;              /* the simulator printed its help, ran nothing */
     if (!file_exists(traj))
         return rc;
-    remove_old_plots(dir, a, o->animate);   /* the new run's are drawn below (the
-                                               simulator drew the animation) */
+    /* the new run's are drawn below (the simulator drew the animation, or
+     * failed to: an earlier run's GIF does not stay as this run's) */
+    remove_old_plots(dir, a, o->animate && !strstr(report, "figure-failed anim"));
     run_studies_remove(o, dir);
     summarize_events(ev);
     summarize_energy(traj, energy_error_column(m), report, rc);

@@ -1714,7 +1714,9 @@ static void report_fd_take(void)
 /* Tell `nsmc run` (which passes a pipe's descriptor in NSM_REPORT_FD) that
 ** the outputs could not be written ("write-failed"), or that a stop came
 ** before they were opened ("stopped-unopened"), so that it summarises
-** nothing and says what its folder holds. */
+** nothing and says what its folder holds; or that the run's outputs are
+** whole and only a figure or the animation failed ("figure-failed"), so
+** that it summarises and draws them as after a run that ended by itself. */
 static void report_to_parent(const char *what)
 {
     if (report_fd >= 0)
@@ -1920,6 +1922,10 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
                 bal == BAL_OFF ? "balance not judged (--energy-tol 0)"
                                : "balance check passed at every step");
     nsm_sim_free(sim);
+    if (plot_failed)        /* the outputs are whole: nsmc run goes on */
+        report_to_parent("figure-failed\n");
+    if (anim_failed)
+        report_to_parent("figure-failed anim\n");
     return plot_failed || anim_failed ? 1 : 0;
 }
 

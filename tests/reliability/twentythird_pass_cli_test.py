@@ -31,6 +31,15 @@ Cases (each under 20 s in the normal build):
                    figures were written by path at the end).  Now refused
                    (exit 1), E intact; a link to the moved folder itself
                    is drawn into.
+  findings_animfail nsmc run --animate --phase over an earlier run's
+                   figures and GIF, the animation failing after the run
+                   (gnuplot's log cannot be written; a file-size limit does
+                   the same): exit 1 with only the simulator's "no
+                   animation", nothing summarised, and the earlier run's
+                   figures and GIF left beside this run's trajectory (the
+                   simulator's exit 1 taken for a refused option).  Now the
+                   run is summarised and drawn, the earlier GIF removed,
+                   exit 1.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -230,10 +239,42 @@ def case_findings_simmoved(tmp):
                   "%s: the trajectory whole in D2" % label)
 
 
+def case_findings_animfail(tmp):
+    """nsmc run --animate whose animation fails after the run (its log
+    cannot be written): the run summarised, its figures drawn, the earlier
+    run's figures and GIF not left as this run's, exit 1."""
+    shutil.copy(BALL, os.path.join(tmp, "ball.nsm"))
+    first = subprocess.run([NSMC, "run", "ball.nsm", "--out-dir", "U", "-q", "--t-end", "0.5",
+                            "--animate", "--phase"], cwd=tmp, env=env_for(tmp),
+                           capture_output=True, text=True)
+    check(first.returncode == 0, "the earlier run into U (figures, animation): exit 0", first)
+    u = os.path.join(tmp, "U")
+    earlier = {f: read(os.path.join(u, f)) for f in ("plot.png", "phase.svg", "plot.gp")}
+    if os.path.exists(os.path.join(u, "animation.log")):
+        os.remove(os.path.join(u, "animation.log"))
+    os.mkdir(os.path.join(u, "animation.log"))    # gnuplot's log cannot be written
+    p = subprocess.run([NSMC, "run", "ball.nsm", "--out-dir", "U", "-q", "--t-end", "3",
+                        "--animate", "--phase"], cwd=tmp, env=env_for(tmp),
+                       capture_output=True, text=True)
+    print("input: nsmc run ball.nsm --out-dir U --t-end 3 --animate --phase over an earlier "
+          "run's figures, U/animation.log a folder -> %d %s / %s"
+          % (p.returncode, said(p.stderr)[:200], p.stdout.splitlines()[:1]))
+    check(p.returncode == 1 and "no animation" in p.stderr,
+          "the animation failed: exit 1, said", p)
+    check("events: 4" in p.stdout and "plots: U/plot.png" in p.stdout,
+          "the run summarised (its 4 impacts) and its figures drawn", p)
+    for f, data in earlier.items():
+        check(read(os.path.join(u, f)) != data, "U/%s is this run's, not the earlier one's" % f)
+    check(not os.path.exists(os.path.join(u, "animation.gif")) and
+          "animation.gif" not in p.stdout,
+          "the earlier run's animation.gif removed, not named a result")
+
+
 CASES = {
     "findings_runmoved": case_findings_runmoved,
     "findings_stopmoved": case_findings_stopmoved,
     "findings_simmoved": case_findings_simmoved,
+    "findings_animfail": case_findings_animfail,
 }
 
 if __name__ == "__main__":
