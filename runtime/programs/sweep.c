@@ -2085,6 +2085,11 @@ static int sweep_args(Sweep *sw, int argc, char **argv)
     if (sw->basin && (sw->cont || sw->floquet))
         return cli_error(sw->prog, "--basin runs every initial state on its own: --%s does not apply",
                    sw->cont ? "continue" : "floquet");
+    /* basins.png colours each initial state by its attractor: a column
+     * to draw was taken without a word and drew nothing */
+    if (sw->basin && sw->plot_col)
+        return cli_error(sw->prog, "--basin draws the basins of attraction (basins.png), not a "
+                         "column: --plot %s does not apply", sw->plot_col);
     if (sw->bpilot_set && !sw->basin)
         return cli_error(sw->prog, "--basin-pilot needs --basin");
     if (!(sw->btol > 0))

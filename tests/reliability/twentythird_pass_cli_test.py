@@ -40,6 +40,11 @@ Cases (each under 20 s in the normal build):
                    simulator's exit 1 taken for a refused option).  Now the
                    run is summarised and drawn, the earlier GIF removed,
                    exit 1.
+  findings_basinplot `nsmc sweep --basin X --basin Y --plot COLUMN`: the
+                   column taken without a word (basins.png colours the
+                   initial states by attractor and draws no column), where
+                   --continue and --floquet are refused.  Now refused
+                   before the grid.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -270,11 +275,34 @@ def case_findings_animfail(tmp):
           "the earlier run's animation.gif removed, not named a result")
 
 
+def case_findings_basinplot(tmp):
+    """A basin study given --plot COLUMN (either form): refused before the
+    grid, no folder made; the same study without it runs."""
+    base = [NSMC, "sweep", FIO, "--section", "period:2*pi/omega", "--transient", "3",
+            "--record", "2", "--basin", "M.x=-1:1:2", "--basin", "M.v=-1:1:2"]
+    for extra in (["--plot", "M.v"], ["--plot=M.x"], ["--plot", "t"]):
+        clear(tmp, "B")
+        p = subprocess.run(base + ["--out-dir", "B"] + extra, cwd=tmp, env=env_for(tmp),
+                           capture_output=True, text=True)
+        print("input: nsmc sweep FIO --basin M.x=-1:1:2 --basin M.v=-1:1:2 %s -> %d %s"
+              % (" ".join(extra), p.returncode, said(p.stderr)[:200]))
+        check(p.returncode == 1 and "does not apply" in p.stderr,
+              "--basin with %s: refused, naming --plot" % " ".join(extra), p)
+        check(not os.path.exists(os.path.join(tmp, "B")), "--basin with %s: no folder made"
+              % " ".join(extra))
+    p = subprocess.run(base + ["--out-dir", "B"], cwd=tmp, env=env_for(tmp),
+                       capture_output=True, text=True)
+    print("input: nsmc sweep FIO --basin M.x=-1:1:2 --basin M.v=-1:1:2 -> %d" % p.returncode)
+    check(p.returncode in (0, 3) and read(os.path.join(tmp, "B", "basins.csv")),
+          "--basin without --plot: basins.csv written", p)
+
+
 CASES = {
     "findings_runmoved": case_findings_runmoved,
     "findings_stopmoved": case_findings_stopmoved,
     "findings_simmoved": case_findings_simmoved,
     "findings_animfail": case_findings_animfail,
+    "findings_basinplot": case_findings_basinplot,
 }
 
 if __name__ == "__main__":
