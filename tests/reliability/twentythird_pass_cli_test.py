@@ -45,6 +45,13 @@ Cases (each under 20 s in the normal build):
                    initial states by attractor and draws no column), where
                    --continue and --floquet are refused.  Now refused
                    before the grid.
+  kept_sound       what was tried and found sound, kept against regressions:
+                   empty attached values (--set-file=, --set=, --out=,
+                   --out-dir=, --section-period=, --jobs=, --start=, --tol=)
+                   refused in nsmc run, sweep and continue; carets on a CRLF
+                   line and under a non-ASCII character; `-- --set-file=P`
+                   taken (e = 0.5 at the first impact); `-- --out=R/
+                   trajectory.h5` written beside the run's CSV.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -86,6 +93,12 @@ def clear(tmp, *names):
         if os.path.islink(path) or os.path.isfile(path):
             os.remove(path)
         shutil.rmtree(path, ignore_errors=True)
+
+
+def run_in(tmp, cmd):
+    """Runs cmd in tmp with its own program cache; the CompletedProcess."""
+    return subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True,
+                          timeout=120)
 
 
 def snapshot(folder):
@@ -297,12 +310,63 @@ def case_findings_basinplot(tmp):
           "--basin without --plot: basins.csv written", p)
 
 
+def case_kept_sound(tmp):
+    """What was tried and found sound, kept against regressions: empty
+    attached values refused in every program, carets on a CRLF line and
+    on a non-ASCII character, `-- --set-file=P` taken in its place, a
+    basin study's options refused with their reason, an HDF5 file named
+    like the run's trajectory written beside it."""
+    shutil.copy(BALL, os.path.join(tmp, "ball.nsm"))
+    with open(os.path.join(tmp, "crlf.nsm"), "wb") as f:
+        f.write(b"model x\r\nparam m = 1 kg\r\nmass B = m\r\n"
+                b"gap g: B.x >= 0, impact(e = 2)\r\n")
+    with open(os.path.join(tmp, "utf.nsm"), "wb") as f:
+        f.write("model \u00e9 \"\u00fc\"\nmass B = 1 kg\n".encode())
+    for name, line, col in (("crlf.nsm", 4, 29), ("utf.nsm", 1, 7)):
+        p = run_in(tmp, [NSMC, "--check", name])
+        print("input: nsmc --check %s -> %d %s" % (name, p.returncode, said(p.stderr)))
+        lines = p.stderr.splitlines()
+        check(p.returncode == 1 and lines[0].startswith("%s:%d:%d: error:" % (name, line, col))
+              and len(lines) >= 3 and lines[2].index("^") - lines[2].index("|") - 1 == col,
+              "%s: file:line:col, the source line and a caret under column %d" % (name, col), p)
+    sweep = [NSMC, "sweep", FIO, "--param", "omega=2:3:3", "--section=period:2*pi/omega"]
+    cont = [NSMC, "continue", FIO, "--param=omega=2.4:2.6", "--out-dir=C", "--no-plot"]
+    runs = [NSMC, "run", "ball.nsm", "-q", "--t-end", "0.1", "--out-dir", "R"]
+    for cmd, word in ((runs + ["--set-file="], "cannot read ''"),
+                      (runs + ["--set="], "--set needs NAME=VALUE"),
+                      (runs + ["--out="], "takes an HDF5 file"),
+                      (sweep + ["--out-dir="], "--out-dir needs a folder"),
+                      (sweep + ["--out-dir", "S", "--section-period="], "needs a period"),
+                      (sweep + ["--out-dir", "S", "--jobs="], "--jobs is a whole number"),
+                      (cont + ["--start="], "expected 2 numbers"),
+                      (cont + ["--tol="], "expected a positive number")):
+        p = run_in(tmp, cmd)
+        print("input: %s -> %d %s" % (" ".join("FIO" if c == FIO else c for c in cmd[1:]),
+                                      p.returncode, said(p.stderr)[:160]))
+        check(p.returncode == 1 and word in p.stderr, "%s: refused" % cmd[-1], p)
+    with open(os.path.join(tmp, "p.txt"), "w") as f:
+        f.write("e = 0.5\n")
+    p = run_in(tmp, [NSMC, "run", "ball.nsm", "-q", "--no-plot", "--out-dir", "R", "--",
+                     "--t-end=1", "--set-file=p.txt", "--out=R/trajectory.h5"])
+    print("input: nsmc run ball.nsm --out-dir R -- --t-end=1 --set-file=p.txt "
+          "--out=R/trajectory.h5 -> %d" % p.returncode)
+    ev = (read(os.path.join(tmp, "R", "events.csv")) or b"").decode().splitlines()
+    check(p.returncode == 0 and len(ev) > 1, "-- --set-file=p.txt --out=R/trajectory.h5: exit 0", p)
+    row = ev[1].split(",")
+    check(abs(float(row[4]) + 0.5 * float(row[3])) < 1e-9 * abs(float(row[3])),
+          "-- --set-file=p.txt: e = 0.5 taken (v+ = -0.5 v-)")
+    check((read(os.path.join(tmp, "R", "trajectory.h5")) or b"")[:4] == b"\x89HDF" and
+          whole_lines(os.path.join(tmp, "R", "trajectory.csv")) > 10,
+          "-- --out=R/trajectory.h5: HDF5 beside the run's own trajectory.csv")
+
+
 CASES = {
     "findings_runmoved": case_findings_runmoved,
     "findings_stopmoved": case_findings_stopmoved,
     "findings_simmoved": case_findings_simmoved,
     "findings_animfail": case_findings_animfail,
     "findings_basinplot": case_findings_basinplot,
+    "kept_sound": case_kept_sound,
 }
 
 if __name__ == "__main__":
