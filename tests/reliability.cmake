@@ -1206,7 +1206,7 @@ endforeach()
 # mid-run, studies stopped after their folder moved; each case under 20 s
 # in the normal build.
 foreach(case findings_runmoved findings_stopmoved findings_simmoved findings_animfail
-    findings_basinplot kept_sound)
+    findings_basinplot findings_contearly kept_sound)
   add_test(NAME reliability/twentythird_cli_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentythird_pass_cli_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})

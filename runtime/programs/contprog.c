@@ -180,6 +180,15 @@ static void partial_append(Prog *g)
     snprintf(path, sizeof path, "%s/%s", g->out_dir, partial_name(g));
     if (g->part_fd == -2 || g->csv.err)
         return;
+    /* the folder moved away before the first point, a link to another
+     * folder in its place: the partial file was made by path in that
+     * folder (never locked), and the end said the points were in the
+     * folder the continuation started in.  None is made then: the end
+     * says the points are not written. */
+    if (g->part_fd < 0 && outdir_moved(g->out_dir, &g->dir_id)) {
+        g->part_fd = -2;
+        return;
+    }
     if (g->part_fd < 0) {
         cont_keep_prev(g, partial_name(g));
         g->part_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
@@ -921,6 +930,11 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
          * empty diagram made gnuplot fail, and blame itself) */
         fprintf(stderr, "%s: no point computed: %s/%s.csv and the diagram were not written\n",
                 g.prog, g.out_dir, g.o.curve ? "curve" : "branch");
+    else if (g.csv.n && !g.part_made && outdir_moved(g.out_dir, &g.dir_id))
+        status = cli_error(g.prog, "the output folder '%s' was moved, removed or replaced "
+                           "before the continuation's first point was written: its %ld points "
+                           "are not written, nothing into what stands there now", g.out_dir,
+                           g.npoints), unwritten = 1;
     else if (g.csv.n &&
              outdir_still_there(g.prog, g.out_dir, &g.dir_id, "continuation", partial_name(&g)))
         status = status ? status : 1, unwritten = 1;

@@ -45,6 +45,14 @@ Cases (each under 20 s in the normal build):
                    initial states by attractor and draws no column), where
                    --continue and --floquet are refused.  Now refused
                    before the grid.
+  findings_contearly `nsmc continue --out-dir D` whose folder D is moved to
+                   D2 before its first point, a link to a folder E put in
+                   its place: the partial file (opened at the first point,
+                   by path) was made in E, never locked, and the end said
+                   the points were in the folder the continuation started
+                   in.  Now no partial file is made once the folder has
+                   moved; the end (exit 1) or a stop (130) says the points
+                   are not written.
   kept_sound       what was tried and found sound, kept against regressions:
                    empty attached values (--set-file=, --set=, --out=,
                    --out-dir=, --section-period=, --jobs=, --start=, --tol=)
@@ -310,6 +318,42 @@ def case_findings_basinplot(tmp):
           "--basin without --plot: basins.csv written", p)
 
 
+def case_findings_contearly(tmp):
+    """A continuation whose folder is moved before its first point (a long
+    transient), a link to a folder E put in its place: no partial file in
+    E, and the end or the stop says the points are not written."""
+    for act in ("end", "stop"):
+        clear(tmp, "D", "D2", "E")
+        os.mkdir(os.path.join(tmp, "E"))
+        pr = subprocess.Popen([NSMC, "continue", FIO, "--param", "omega=2.4:2.6", "--out-dir",
+                               "D", "--no-plot", "--transient", "100000"], cwd=tmp,
+                              env=env_for(tmp), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+        start = time.time()
+        while (not os.path.exists(os.path.join(tmp, "D", ".nsm-run.lock")) and
+               time.time() - start < 60 and pr.poll() is None):
+            time.sleep(0.005)
+        replace_by(tmp, "link")
+        early = not os.path.exists(os.path.join(tmp, "D2", "branch.csv.partial"))
+        if act == "stop":
+            time.sleep(0.2)
+            pr.send_signal(signal.SIGINT)
+        err = pr.communicate(timeout=120)[1]
+        pr.stderr = err     # for check's report
+        if not early:
+            raise Failure("the first point came before the folder was moved: make the "
+                          "transient longer")
+        print("input: nsmc continue --out-dir D --transient 100000, D moved to D2 before the "
+              "first point, a link to E in its place%s -> %d %s"
+              % (", then SIGINT" if act == "stop" else "", pr.returncode, said(err)[:240]))
+        check(pr.returncode == (130 if act == "stop" else 1) and
+              ("not written" in err or "nothing written" in err),
+              "nsmc continue, its folder moved before the first point (%s): the points said "
+              "not written" % act, pr)
+        check(not os.listdir(os.path.join(tmp, "E")),
+              "nsmc continue (%s): no partial file made in E" % act)
+
+
 def case_kept_sound(tmp):
     """What was tried and found sound, kept against regressions: empty
     attached values refused in every program, carets on a CRLF line and
@@ -366,6 +410,7 @@ CASES = {
     "findings_simmoved": case_findings_simmoved,
     "findings_animfail": case_findings_animfail,
     "findings_basinplot": case_findings_basinplot,
+    "findings_contearly": case_findings_contearly,
     "kept_sound": case_kept_sound,
 }
 
