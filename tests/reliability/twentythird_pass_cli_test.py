@@ -225,7 +225,7 @@ def case_findings_simmoved(tmp):
     with open(os.path.join(tmp, "E", "summary.csv"), "w") as f:
         f.write("omega,status\n")
     before = snapshot(os.path.join(tmp, "E"))
-    long_run = ["--t-end", "40", "--dt", "1e-5"]
+    long_run = ["--t-end", "15", "--dt", "1e-5"]
     for label, cmd, drawn in (
             ("sim --plot D", [SIM, "--plot", "D"] + long_run, "plot.png"),
             ("sim --out D/t.csv --animate D/a.gif", [SIM, "--out", "D/t.csv", "--animate",
