@@ -1238,3 +1238,16 @@ foreach(case findings_energetic findings_origin findings_switchnoise findings_si
   set_tests_properties(reliability/twentysecond_contact_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twenty-third hostile pass on the nsmc programs
+# (tests/reliability/twentythird_pass_cli_test.py): a run's folder moved
+# mid-run, studies stopped after their folder moved; each case under 20 s
+# in the normal build.
+foreach(case findings_runmoved findings_stopmoved findings_simmoved findings_animfail
+    findings_basinplot findings_contearly kept_sound)
+  add_test(NAME reliability/twentythird_cli_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentythird_pass_cli_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentythird_cli_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1700,6 +1700,25 @@ static int run_outcome(int rc, int sig, const char *report, const char *bin, con
     return -1;
 }
 
+/* The run's folder dir was moved, removed or replaced (by a file, or a
+ * link to another folder) while the simulator ran: its trajectory and
+ * events went with the folder it opened them in, and what dir names now
+ * is not this run's.  They were summarised, that other folder's earlier
+ * figures and study results removed and its trajectory drawn, exit 0 (the
+ * events of another run printed as this one's).  Says so and returns the
+ * exit status: the signal's when the run was stopped, else 1; nothing is
+ * read, removed or drawn. */
+static int run_moved_said(int rc, int sig, const char *dir)
+{
+    int s = rc < 0 ? sig : rc > 128 ? rc - 128 : got_signal;
+    fprintf(stderr, "nsmc: error: the output folder '%s' was moved, removed or replaced while "
+            "the simulator ran: nothing is summarised, removed or drawn in what stands there "
+            "now; this run's trajectory.csv and events.csv are in the folder it started in, "
+            "wherever that was moved%s%s%s\n", dir, s ? " (stopped by " : "",
+            s ? sig_text(s) : "", s ? ")" : "");
+    return s ? 128 + s : 1;
+}
+
 /* The file an output option of the simulator names among n arguments
  * (the last one given; "-", stdout, is no file), or NULL. */
 static const char *sim_output(const char *const *args, int n, const char *opt)
@@ -1993,6 +2012,8 @@ static int run(const RunOptions *o, Arena *a)
     for (size_t i = RUN_FIRST_FIGURE; i < RUN_NFILES; i++)
         if (outdir_result_check("nsmc", arena_printf(a, "%s/%s", dir, run_files[i])))
             return 1;
+    struct stat dir_id;
+    outdir_id_take(dir, &dir_id);
     const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
     const char *ev = arena_printf(a, "%s/events.csv", dir);
     /* an earlier run's files stay until the simulator has accepted every
@@ -2047,18 +2068,27 @@ static int run(const RunOptions *o, Arena *a)
     close(pfd[1]);
     read_report(pfd[0], report, sizeof report);
     close(pfd[0]);
+    if (outdir_moved(dir, &dir_id))
+        return run_moved_said(rc, sig, dir);
     int end = run_outcome(rc, sig, report, bin, dir, o->h5);
     if (end >= 0)
         return end;
-    if (rc != 0 && rc != 3)
+    /* exit 1 after the run, its outputs whole (the animation could not be
+     * drawn: a file-size limit, its folder taken): the run is summarised
+     * and its figures drawn, exit 1 at the end.  Taken for a refusal, it
+     * ended without a word and left an earlier run's figures beside this
+     * run's trajectory. */
+    int figure_failed = rc == 1 && strstr(report, "figure-failed") != NULL;
+    if (rc != 0 && rc != 3 && !figure_failed)
         return rc == 127 ? 2 : 1;   /* bad arguments: the simulator said which */
     for (int i = 0; i < o->nextra; i++)
         if (!strcmp(o->extra[i], "--help") || !strcmp(o->extra[i], "-h"))
             return rc;              /* the simulator printed its help, ran nothing */
     if (!file_exists(traj))
         return rc;
-    remove_old_plots(dir, a, o->animate);   /* the new run's are drawn below (the
-                                               simulator drew the animation) */
+    /* the new run's are drawn below (the simulator drew the animation, or
+     * failed to: an earlier run's GIF does not stay as this run's) */
+    remove_old_plots(dir, a, o->animate && !strstr(report, "figure-failed anim"));
     run_studies_remove(o, dir);
     summarize_events(ev);
     summarize_energy(traj, energy_error_column(m), report, rc);

@@ -72,6 +72,7 @@ struct Anim {
     double *radius;                     /* n_planar */
     WallGeo *wall;
     int nwall;
+    struct stat dir_id;                 /* the GIF's folder at the start (outdir_id_take) */
 };
 
 /* The scene's layout: offsets and rows of line bodies, the view, the size. */
@@ -278,6 +279,7 @@ Anim *anim_create(const nsm_model *m, const nsm_sim *sim, const AnimOptions *o, 
         (!S_ISDIR(st.st_mode) && (errno = ENOTDIR)))
         return refuse(a, prog, "cannot write the animation into '%s': %s", a->dir,
                       strerror(errno));
+    outdir_id_take(a->dir, &a->dir_id);
     if (stat(o->path, &st) == 0 && S_ISDIR(st.st_mode))     /* likewise after the run */
         return refuse(a, prog, "cannot write the animation '%s': %s", o->path,
                       strerror(EISDIR));
@@ -961,6 +963,16 @@ static int draw(const Anim *a, const char *title, const char *prog, char *err, s
     snprintf(script, sizeof script, "%s/%s", a->dir, gp);
     if (anim_names_taken(a, prog, script)) {
         snprintf(err, errlen, "its files are another running program's");
+        return PLOT_EFAIL;
+    }
+    /* the GIF's folder moved away while the run ran, a link to another
+     * folder in its place: the GIF and its script went by path into that
+     * folder (`nsmc run --animate`'s folder replaced by a link to another
+     * run's: that run's animation replaced), where the trajectory went
+     * with the folder the run started in */
+    if (outdir_moved(a->dir, &a->dir_id)) {
+        snprintf(err, errlen, "its folder '%.900s' was moved, removed or replaced while the run "
+                 "ran: nothing is written into what stands there now", a->dir);
         return PLOT_EFAIL;
     }
     if (write_script(a, script, title, err, errlen))

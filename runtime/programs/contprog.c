@@ -180,6 +180,15 @@ static void partial_append(Prog *g)
     snprintf(path, sizeof path, "%s/%s", g->out_dir, partial_name(g));
     if (g->part_fd == -2 || g->csv.err)
         return;
+    /* the folder moved away before the first point, a link to another
+     * folder in its place: the partial file was made by path in that
+     * folder (never locked), and the end said the points were in the
+     * folder the continuation started in.  None is made then: the end
+     * says the points are not written. */
+    if (g->part_fd < 0 && outdir_moved(g->out_dir, &g->dir_id)) {
+        g->part_fd = -2;
+        return;
+    }
     if (g->part_fd < 0) {
         cont_keep_prev(g, partial_name(g));
         g->part_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
@@ -338,21 +347,32 @@ static void cont_keep_prev(const Prog *g, const char *name)
 static int cont_stopped(Prog *g, int sig)
 {
     const char *name = partial_name(g);
+    const char *sn = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+    /* the folder moved, removed or replaced mid-run: the partial file went
+     * with the folder the continuation locked; nothing is written by path
+     * into what DIR names now (another folder, never locked) */
+    int moved = outdir_moved(g->out_dir, &g->dir_id);
     cont_writing = 1;
     if (g->part_fd >= 0)
         close(g->part_fd);      /* written as the points came: the same bytes */
-    if (!g->part_made && g->npoints && g->csv.n && !g->csv.err)
+    if (!moved && !g->part_made && g->npoints && g->csv.n && !g->csv.err)
         cont_keep_prev(g, name);
-    if (g->part_fd < 0 && g->npoints && g->csv.n && !g->csv.err &&
+    if (!moved && g->part_fd < 0 && g->npoints && g->csv.n && !g->csv.err &&
         file_put(g, name, g->csv.s, g->csv.n))
         return 1;
-    if (g->npoints)
-        fprintf(stderr, "%s: interrupted by %s: %ld point%s kept in %s/%s (the earlier results "
-                "and figures left as they were)\n", g->prog, sig == SIGINT ? "SIGINT"
-                : sig == SIGTERM ? "SIGTERM" : "SIGHUP", g->npoints, g->npoints == 1 ? "" : "s", g->out_dir, name);
-    else
+    if (!g->npoints)
         fprintf(stderr, "%s: interrupted by %s before the first point: nothing written\n",
-                g->prog, sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+                g->prog, sn);
+    else if (moved)
+        fprintf(stderr, "%s: interrupted by %s: '%s' was moved, removed or replaced while the "
+                "continuation ran: %s%s%s\n", g->prog, sn, g->out_dir,
+                g->part_fd >= 0 ? "its points are in " : "its points are not written",
+                g->part_fd >= 0 ? name : "", g->part_fd >= 0 ? ", in whole lines, in the folder "
+                "it started in, wherever that was moved" : "");
+    else
+        fprintf(stderr, "%s: interrupted by %s: %ld point%s kept in %s/%s (the earlier results "
+                "and figures left as they were)\n", g->prog, sn, g->npoints,
+                g->npoints == 1 ? "" : "s", g->out_dir, name);
     return 128 + sig;
 }
 
@@ -938,6 +958,11 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
          * empty diagram made gnuplot fail, and blame itself) */
         fprintf(stderr, "%s: no point computed: %s/%s.csv and the diagram were not written\n",
                 g.prog, g.out_dir, g.o.curve ? "curve" : "branch");
+    else if (g.csv.n && !g.part_made && outdir_moved(g.out_dir, &g.dir_id))
+        status = cli_error(g.prog, "the output folder '%s' was moved, removed or replaced "
+                           "before the continuation's first point was written: its %ld points "
+                           "are not written, nothing into what stands there now", g.out_dir,
+                           g.npoints), unwritten = 1;
     else if (g.csv.n &&
              outdir_still_there(g.prog, g.out_dir, &g.dir_id, "continuation", partial_name(&g)))
         status = status ? status : 1, unwritten = 1;

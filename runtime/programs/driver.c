@@ -118,6 +118,7 @@ typedef struct Driver {
                            * section record), -inf before the first */
     const char *own[16];  /* the run's files in a --plot folder (plot_own) */
     int nown;
+    struct stat plot_id;  /* the --plot folder locked (outdir_id_take) */
 } Driver;
 
 static int bad(const char *prog, const char *fmt, const char *a, const char *b);
@@ -1685,7 +1686,9 @@ static void report_fd_take(void)
 /* Tell `nsmc run` (which passes a pipe's descriptor in NSM_REPORT_FD) that
 ** the outputs could not be written ("write-failed"), or that a stop came
 ** before they were opened ("stopped-unopened"), so that it summarises
-** nothing and says what its folder holds. */
+** nothing and says what its folder holds; or that the run's outputs are
+** whole and only a figure or the animation failed ("figure-failed"), so
+** that it summarises and draws them as after a run that ended by itself. */
 static void report_to_parent(const char *what)
 {
     if (report_fd >= 0)
@@ -1836,10 +1839,20 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         nsm_sim_free(sim);
         return 128 + sig;
     }
-    if (plot_dir)       /* the run's results in place: a study's files go */
+    /* the --plot folder moved away while the run ran, a link to another
+     * folder in its place: that folder's study results were removed and
+     * its trajectory drawn, exit 0 (this run's went with the folder the
+     * run started in) */
+    int plot_moved = plot_dir && outdir_moved(plot_dir, &d->plot_id);
+    if (plot_moved)
+        fprintf(stderr, "%s: error: no plot: the folder '%s' was moved, removed or replaced "
+                "while the run ran: nothing is removed or drawn in what stands there now; the "
+                "run's trajectory and events are in the folder it started in, wherever that "
+                "was moved\n", d->prog, plot_dir);
+    if (plot_dir && !plot_moved)  /* the run's results in place: a study's files go */
         outdir_others_remove(d->prog, plot_dir, d->own, d->nown);
-    int plot_failed = plot_dir ? draw_plots(m, sim, d->prog, plot_dir, out_path, ev_path, phase)
-                               : 0;
+    int plot_failed = plot_moved ? 1 : plot_dir ? draw_plots(m, sim, d->prog, plot_dir, out_path,
+                                                             ev_path, phase) : 0;
     if (plot_failed == 2) {   /* stopped while gnuplot drew: killed, no half figure */
         fprintf(stderr, "%s: interrupted by %s while drawing the figures in %s; the output "
                 "files are whole, the figures not drawn\n", d->prog, signal_name(stop_signal),
@@ -1881,6 +1894,10 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
                 bal == BAL_OFF ? "balance not judged (--energy-tol 0)"
                                : "balance check passed at every step");
     nsm_sim_free(sim);
+    if (plot_failed)        /* the outputs are whole: nsmc run goes on */
+        report_to_parent("figure-failed\n");
+    if (anim_failed)
+        report_to_parent("figure-failed anim\n");
     return plot_failed || anim_failed ? 1 : 0;
 }
 
@@ -2498,6 +2515,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             return 1;
         }
         outdir_made_note(plot_dir, plot_had);   /* removed at the end if left empty */
+        outdir_id_take(plot_dir, &d.plot_id);
     }
     d.out.fd = d.events.fd = d.sec.fd = -1;
     int orc = outputs_open(&d, sim, out_path, ev_path, sec_spec ? sec_path : NULL, stats_path,

@@ -667,6 +667,18 @@ void outdir_id_take(const char *dir, struct stat *id)
         memset(id, 0, sizeof *id);
 }
 
+/* Whether dir no longer names the folder *id noted when it was locked
+** (outdir_id_take): moved, removed, or replaced by a file or a link to
+** another folder.  No message: a study stopped by a signal, or nsmc run
+** after its simulator, says where its files are itself.  0 when *id was
+** not taken. */
+int outdir_moved(const char *dir, const struct stat *id)
+{
+    struct stat now;
+    return id->st_ino && !(stat(dir, &now) == 0 && S_ISDIR(now.st_mode) &&
+                           now.st_dev == id->st_dev && now.st_ino == id->st_ino);
+}
+
 /* Whether the output folder dir still names the folder *id noted when it
 ** was locked (outdir_id_take): 0, or 1 after a message.  A study's folder
 ** moved, removed or replaced (by a file, or a link to another folder)
@@ -679,9 +691,7 @@ void outdir_id_take(const char *dir, struct stat *id)
 int outdir_still_there(const char *prog, const char *dir, const struct stat *id,
                        const char *what, const char *partial)
 {
-    struct stat now;
-    if (!id->st_ino || (stat(dir, &now) == 0 && S_ISDIR(now.st_mode) &&
-                        now.st_dev == id->st_dev && now.st_ino == id->st_ino))
+    if (!outdir_moved(dir, id))
         return 0;
     fprintf(stderr, "%s: error: the output folder '%s' was moved, removed or replaced while "
             "the %s ran: its results are not written into what stands there now; the points "

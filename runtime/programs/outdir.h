@@ -34,6 +34,7 @@ int outdir_names_file(const char *dir, const struct stat *st);
 int outdir_output_free(const char *prog, const char *option, const char *path);
 void outdir_others_remove(const char *prog, const char *dir, const char *const *own, int nown);
 void outdir_id_take(const char *dir, struct stat *id);
+int outdir_moved(const char *dir, const struct stat *id);
 int outdir_still_there(const char *prog, const char *dir, const struct stat *id,
                        const char *what, const char *partial);
 

@@ -2079,6 +2079,11 @@ static int sweep_args(Sweep *sw, int argc, char **argv)
     if (sw->basin && (sw->cont || sw->floquet))
         return cli_error(sw->prog, "--basin runs every initial state on its own: --%s does not apply",
                    sw->cont ? "continue" : "floquet");
+    /* basins.png colours each initial state by its attractor: a column
+     * to draw was taken without a word and drew nothing */
+    if (sw->basin && sw->plot_col)
+        return cli_error(sw->prog, "--basin draws the basins of attraction (basins.png), not a "
+                         "column: --plot %s does not apply", sw->plot_col);
     if (sw->bpilot_set && !sw->basin)
         return cli_error(sw->prog, "--basin-pilot needs --basin");
     if (!(sw->btol > 0))
@@ -2495,19 +2500,26 @@ static int sweep_grid(Sweep *sw)
 ** 1).  The complete files of an earlier sweep are left as they were. */
 static int sweep_stopped(const Sweep *sw)
 {
-    char sec[4200];
+    char sec[4200], moved[4400] = "";
     snprintf(sec, sizeof sec, "%s/section.csv.partial", sw->out_dir);
+    /* a folder moved, removed or replaced mid-run: the partial files went
+     * with the folder the sweep locked, not into what DIR names now */
+    if (outdir_moved(sw->out_dir, &sw->dir_id)) {
+        snprintf(sec, sizeof sec, "section.csv.partial");
+        snprintf(moved, sizeof moved, " in the folder the sweep started in, wherever that was "
+                 "moved ('%s' was moved, removed or replaced while it ran)", sw->out_dir);
+    }
     if (sweep_stop < 0) {
         cli_error(sw->prog, "cannot write '%s' or summary.csv.partial: %s; the points finished before "
-            "are there, in whole lines", sec, strerror(sw->write_err));
+            "are there, in whole lines%s", sec, strerror(sw->write_err), moved);
         return 1;
     }
     const char *sig = stop_name((int)sweep_stop);
     fprintf(stderr, "%s: stopped by %s: %ld of %ld point%s finished%s, in %s and "
-            "summary.csv.partial (a partial result; section.csv, summary.csv and the figures "
+            "summary.csv.partial%s (a partial result; section.csv, summary.csv and the figures "
             "were left as they were)\n", sw->prog, sig, sw->done, sw->npoints,
             sw->npoints == 1 ? "" : "s",
-            sw->size > 1 ? " on this rank" : "", sec);
+            sw->size > 1 ? " on this rank" : "", sec, moved);
     return 128 + (int)sweep_stop;
 }
 
