@@ -1957,17 +1957,7 @@ static int lyap_tmp_fits(const char *prog, const char *path, const char *dir)
 ** the spectrum; every other output is refused so.  Nonzero when in use. */
 static int lyap_in_use(const char *path)
 {
-    struct stat st;
-    if (h5out_writer(path))
-        return 1;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    int busy = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-    close(fd);      /* gives the probe's lock back */
-    return busy;
+    return h5out_writer(path) || out_file_in_use(path);
 }
 
 /* Whether the Lyapunov spectrum, written once the run is over, can go to

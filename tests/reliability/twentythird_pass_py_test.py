@@ -18,6 +18,13 @@ Cases (each under 20 s in the normal build):
                    output is refused as in use.  Now refused: exit 1 before
                    the run, or exit 3 at its end, naming the file as in use
                    by another running program; the other run's file intact.
+  findings_animbusy  the simulator's --animate naming another running
+                   simulator's output: its event log named a.gif was
+                   replaced by the GIF (13531 bytes of events gone, both runs
+                   exit 0), and its trajectory named b.gp by the animation's
+                   script, written in place.  Now refused before the run
+                   (exit 1) and again when the GIF is drawn, naming the file
+                   in use; the other run's files intact.
   kept_stops       the output writer thread against the stop signals:
                    SIGINT, SIGTERM and SIGHUP at several moments of runs
                    whose callbacks come rarely or at every step, with every
@@ -99,9 +106,10 @@ def writer_stop(pr):
     return pr.returncode
 
 
-def events_whole(tmp, label):
-    """The writer's ev.csv still holds its own events: the landing first."""
-    rows = csv_rows(os.path.join(tmp, "ev.csv"))
+def events_whole(tmp, label, name="ev.csv"):
+    """The writer's event log (name) still holds its own events: the
+    landing first."""
+    rows = csv_rows(os.path.join(tmp, name))
     first = rows[1].split(",") if len(rows) > 1 else ["nan", ""]
     check(rows[0].startswith("t,kind") and first[1] == "impact" and
           abs(float(first[0]) - T_LAND) < 1e-9 and len(rows) > 100,
@@ -166,6 +174,50 @@ def case_findings_lyapbusy(tmp):
     print("  --lyapunov-out ly.csv alone: %s" % lam)
     check(p.returncode == 0 and len(lam) == 2 and abs(sum(lam) + 0.1) < 1e-9,
           "a free file takes the spectrum, the exponents summing to -c/m", p)
+
+
+def case_findings_animbusy(tmp):
+    # 1. the GIF, its script or its log named as another running
+    # simulator's outputs (its event log a.gif, its trajectory b.gp, its
+    # section c.log)
+    pr = ball_writer(tmp, ["--events", "ev.csv", "--out", "b.gp", "--section", "impact:floor",
+                           "--section-out", "c.log"])
+    os.rename(os.path.join(tmp, "ev.csv"), os.path.join(tmp, "a.gif"))
+    sizes = {n: os.path.getsize(os.path.join(tmp, n)) for n in ("a.gif", "b.gp", "c.log")}
+    for gif, busy in (("a.gif", "a.gif"), ("b.gif", "b.gp"), ("c.gif", "c.log")):
+        p = run(tmp, [SIM, "--t-end", "1", "--animate", gif, "--frames", "4"])
+        print("  --animate %s (%s another run's output) -> %d  %s"
+              % (gif, busy, p.returncode, p.stderr.strip()[:120]))
+        check(p.returncode == 1 and "'%s'" % busy in p.stderr and
+              "in use by another running program" in p.stderr,
+              "--animate %s refused before the run, naming %s as in use" % (gif, busy), p)
+    check(writer_stop(pr) == 130, "the other run stopped by SIGINT (130)")
+    after = {n: os.path.getsize(os.path.join(tmp, n)) for n in ("a.gif", "b.gp", "c.log")}
+    check(after["a.gif"] == sizes["a.gif"] and after["b.gp"] >= sizes["b.gp"] and
+          after["c.log"] >= sizes["c.log"], "the other run's files are its own (%s)" % after)
+    rows = csv_rows(os.path.join(tmp, "a.gif"))
+    check(abs(float(rows[1].split(",")[0]) - T_LAND) < 1e-9, "a.gif still holds the landing")
+    # 2. another simulator begins to write the GIF's name during the run
+    # (the run held at its start by a FIFO without a reader)
+    clean(tmp)
+    fifo = os.path.join(tmp, "tr.fifo")
+    os.mkfifo(fifo)
+    ap = subprocess.Popen([SIM, "--t-end", "1", "--animate", "ev.gif", "--frames", "4",
+                           "--out", "tr.fifo"], cwd=tmp, env=env_for(tmp),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    pr = ball_writer(tmp, ["--events", "ev.csv"])
+    os.rename(os.path.join(tmp, "ev.csv"), os.path.join(tmp, "ev.gif"))   # still its output
+    check(ap.poll() is None, "the animation's run waits for its FIFO's reader")
+    rd = subprocess.Popen(["cat", fifo], stdout=subprocess.DEVNULL)
+    err = ap.communicate(timeout=120)[1]
+    rd.wait(timeout=60)
+    print("  --animate ev.gif, another run began to write it -> %d  %s"
+          % (ap.returncode, err.strip()[:160]))
+    check(ap.returncode != 0 and "in use by another running program" in err and
+          "no animation" in err, "no animation drawn over the other run's file, said", ap)
+    events_whole(tmp, "after the animation's run ended", "ev.gif")
+    check(writer_stop(pr) == 130, "the other run stopped by SIGINT (130)")
+    events_whole(tmp, "after the other run ended", "ev.gif")
 
 
 def stop_one(tmp, extra, sig, delay):
@@ -340,7 +392,8 @@ assert sec.shape == ps.shape and np.array_equal(sec[:, [0, 2, 3]], ps[:, [0, 2, 
                   "Model.run reused, threads, Ctrl-C, the section")
 
 
-CASES = {"findings_lyapbusy": case_findings_lyapbusy, "kept_stops": case_kept_stops,
+CASES = {"findings_lyapbusy": case_findings_lyapbusy, "findings_animbusy": case_findings_animbusy,
+         "kept_stops": case_kept_stops,
          "kept_outputs": case_kept_outputs, "kept_py": case_kept_py}
 
 if __name__ == "__main__":
