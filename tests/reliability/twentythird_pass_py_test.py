@@ -144,15 +144,19 @@ def case_findings_lyapbusy(tmp):
           "the other run stopped by SIGINT (130), its r.h5 an HDF5 file with the landing")
     # 3. a file another simulator begins to write while the spectrum is
     # computed: the spectrum's end finds it in use (the spectrum's run held
-    # at its start by its trajectory, a FIFO without a reader, until the
+    # at its start by its statistics, a FIFO without a reader, until the
     # other run writes)
     clean(tmp)
     fifo = os.path.join(tmp, "tr.fifo")
     os.mkfifo(fifo)
     lp = subprocess.Popen([FIO, "--t-end", "20", "--lyapunov", "--lyapunov-out", "ev.csv",
-                           "--events", "/dev/null", "--out", "tr.fifo"], cwd=tmp,
+                           "--events", "/dev/null", "--out", "lo.csv", "--stats", "tr.fifo"],
+                          cwd=tmp,
                           env=env_for(tmp), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                           text=True)
+    # its trajectory, opened before the FIFO, says it is past its checks
+    check(wait_until(lp, lambda: os.path.exists(os.path.join(tmp, "lo.csv")), 30),
+          "the spectrum's run has opened its trajectory")
     pr = ball_writer(tmp, ["--events", "ev.csv"])
     check(lp.poll() is None, "the spectrum's run waits for its FIFO's reader")
     rd = subprocess.Popen(["cat", fifo], stdout=subprocess.DEVNULL)
@@ -198,13 +202,18 @@ def case_findings_animbusy(tmp):
     rows = csv_rows(os.path.join(tmp, "a.gif"))
     check(abs(float(rows[1].split(",")[0]) - T_LAND) < 1e-9, "a.gif still holds the landing")
     # 2. another simulator begins to write the GIF's name during the run
-    # (the run held at its start by a FIFO without a reader)
+    # (the run held at its start by its section output, a FIFO without a
+    # reader)
     clean(tmp)
     fifo = os.path.join(tmp, "tr.fifo")
     os.mkfifo(fifo)
     ap = subprocess.Popen([SIM, "--t-end", "1", "--animate", "ev.gif", "--frames", "4",
-                           "--out", "tr.fifo"], cwd=tmp, env=env_for(tmp),
+                           "--out", "ao.csv", "--section", "impact:floor", "--section-out",
+                           "tr.fifo"], cwd=tmp, env=env_for(tmp),
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # its trajectory, opened before the FIFO, says it is past its checks
+    check(wait_until(ap, lambda: os.path.exists(os.path.join(tmp, "ao.csv")), 30),
+          "the animation's run has opened its trajectory")
     pr = ball_writer(tmp, ["--events", "ev.csv"])
     os.rename(os.path.join(tmp, "ev.csv"), os.path.join(tmp, "ev.gif"))   # still its output
     check(ap.poll() is None, "the animation's run waits for its FIFO's reader")
