@@ -1251,3 +1251,17 @@ foreach(case findings_runmoved findings_stopmoved findings_simmoved findings_ani
   set_tests_properties(reliability/twentythird_cli_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-third hostile pass over the simulators' command line and
+# outputs and the Python package
+# (tests/reliability/twentythird_pass_py_test.py): --lyapunov-out naming a
+# file another running simulator writes, --animate likewise, the writer thread against stop
+# signals and SIGKILL, odd outputs, Model.run reused, from threads and
+# interrupted; each case under 20 s in the normal build.
+foreach(case findings_lyapbusy findings_animbusy kept_stops kept_outputs kept_py)
+  add_test(NAME reliability/twentythird_py_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentythird_pass_py_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentythird_py_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

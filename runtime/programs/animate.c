@@ -116,6 +116,7 @@ static int anim_side_check(const Anim *a, const char *prog)
     }
     return 0;
 }
+static int anim_files_busy(const char *prog, const char *path);
 
 /* Parses a number for an option; nonzero unless the whole text is one. */
 static int parse_value(const char *s, double *v)
@@ -290,6 +291,7 @@ Anim *anim_create(const nsm_model *m, const nsm_sim *sim, const AnimOptions *o, 
         return NULL;
     }
     if (frame_count(a, o, prog)) {
+    if (anim_files_busy(prog, o->path) || frame_count(a, o, prog)) {
         anim_write(a, prog, 1);
         return NULL;
     }
@@ -940,6 +942,31 @@ static int anim_earlier_remove(const Anim *a)
     return lstat(a->path, &st) == 0 && S_ISREG(st.st_mode) && unlink(a->path) == 0;
 }
 
+/* Whether one of the animation's files (the GIF at path, its script and
+** its log beside it) is an output another running program holds locked
+** (out_file_in_use): 1 after a message naming it.  The GIF is renamed over
+** its path and the script written in place at the run's end: named as
+** another running simulator's event log, they replaced it, both runs
+** exit 0. */
+static int anim_files_busy(const char *prog, const char *path)
+{
+    char gp[5200], log[5200];
+    int stem = (int)strlen(path) - 4;
+    snprintf(gp, sizeof gp, "%.*s.gp", stem, path);
+    snprintf(log, sizeof log, "%.*s.log", stem, path);
+    const char *files[3] = { path, gp, log };
+    const char *what[3] = { "--animate", "the script of --animate", "the log of --animate" };
+    for (int k = 0; k < 3; k++) {
+        if (!out_file_in_use(files[k]))
+            continue;
+        fprintf(stderr, "%s: error: %s '%s': it is in use by another running program (its "
+                "output, which the animation would replace); wait for it or choose another "
+                "name\n", prog, what[k], files[k]);
+        return 1;
+    }
+    return 0;
+}
+
 /* Whether the animation's GIF, script or log (at the path, gp and log
 ** beside it) is one of the files another program holding their folder's
 ** lock writes there itself (outdir_output_free): 1 after its message.
@@ -952,7 +979,8 @@ static int anim_names_taken(const Anim *a, const char *prog, const char *script)
     snprintf(log, sizeof log, "%.*s.log", (int)strlen(a->path) - 4, a->path);
     return outdir_output_free(prog, "--animate", a->path) ||
            outdir_output_free(prog, "the script of --animate", script) ||
-           outdir_output_free(prog, "the log of --animate", log);
+           outdir_output_free(prog, "the log of --animate", log) ||
+           anim_files_busy(prog, a->path);
 }
 
 /* Draws the GIF through a temporary file renamed at the end.  One of PLOT_*. */

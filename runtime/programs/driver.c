@@ -1828,7 +1828,8 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         fprintf(stderr, "%s: error: cannot write '%s': %s; the run stopped at t = %.12g s "
                 "(the files end with a whole line)\n", d->prog,
                 strcmp(d->werr_path, "-") ? d->werr_path : "standard output",
-                strerror(d->werr), t);
+                d->werr == EBUSY ? "it is in use by another running program, which began to "
+                "write it during the run" : strerror(d->werr), t);
         sinks_failed_said(d);
         nsm_sim_free(sim);
         return 3;
@@ -1937,6 +1938,17 @@ static int lyap_tmp_fits(const char *prog, const char *path, const char *dir)
     return 1;
 }
 
+/* Whether another running program writes the regular file path: one of a
+** simulator's outputs (locked, out_open_fd) or the HDF5 file a simulator
+** writes through its temporary (h5out_writer).  The spectrum, renamed over
+** its path at the end, replaced another running simulator's event log
+** (both runs exit 0, the events gone), and its HDF5 file then replaced
+** the spectrum; every other output is refused so.  Nonzero when in use. */
+static int lyap_in_use(const char *path)
+{
+    return h5out_writer(path) || out_file_in_use(path);
+}
+
 /* Whether the Lyapunov spectrum, written once the run is over, can go to
 ** path: a folder, a missing folder or a link to nothing is refused before
 ** any output is touched (exit 1), not after the whole run (exit 3 with the
@@ -1947,6 +1959,8 @@ static int lyap_check(const char *prog, const char *path)
     char dir[4096];
     if (!strcmp(path, "-"))
         return 0;
+    if (lyap_in_use(path))
+        return cannot_open(prog, path, EBUSY);
     const char *slash = strrchr(path, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
              slash ? path : ".");
@@ -1985,7 +1999,8 @@ static int lyap_print(FILE *f, int n, const double *lambda)
 ** link stays), and a FIFO or a device is written directly, as the other
 ** outputs are (a rename would replace the node itself: `--lyapunov-out
 ** /dev/null` run as root replaced the system's /dev/null by a file).  0,
-** or -1 with errno. */
+** or -1 with errno (EBUSY: another running program began to write path
+** during the run, lyap_in_use). */
 static int lyap_write(const char *path, int n, const double *lambda)
 {
     char tmp[4300];
@@ -1994,6 +2009,11 @@ static int lyap_write(const char *path, int n, const double *lambda)
         return lyap_print(stdout, n, lambda);
     char *real = realpath(path, NULL);          /* NULL: no file there yet */
     const char *target = real ? real : path;
+    if (lyap_in_use(path) || (real && lyap_in_use(real))) {
+        free(real);
+        errno = EBUSY;
+        return -1;
+    }
     FILE *f;
     if (stat(target, &st) == 0 && !S_ISREG(st.st_mode)) {
         f = fopen(target, "w");

@@ -576,6 +576,22 @@ int outdir_names_file(const char *dir, const struct stat *st)
     return 0;
 }
 
+/* Whether another running program holds the regular file path locked as
+** one of its outputs (a probe of the lock, given back at once); see
+** outdir.h. */
+int out_file_in_use(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    int busy = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd);
+    return busy;
+}
+
 /* Refuses an output path (given by option) named as one of the files that
 ** the program holding its folder's lock writes or removes there: `--stats
 ** D/plot.png` while `nsmc run` wrote into D ran, exit 0, and the run's

@@ -32,6 +32,12 @@ int out_link_target(const char *prog, const char *path, char *target, size_t len
 int outdir_result_check(const char *prog, const char *path);
 int outdir_names_file(const char *dir, const struct stat *st);
 int outdir_output_free(const char *prog, const char *option, const char *path);
+/* Whether the regular file path is one of another running program's outputs,
+ * which it holds locked (flock) as a simulator's outputs are: a file written
+ * at the end through a rename (the Lyapunov spectrum, the animation) or in
+ * place (the animation's script) replaced that program's file.  Nonzero
+ * when in use. */
+int out_file_in_use(const char *path);
 void outdir_others_remove(const char *prog, const char *dir, const char *const *own, int nown);
 void outdir_id_take(const char *dir, struct stat *id);
 int outdir_moved(const char *dir, const struct stat *id);
