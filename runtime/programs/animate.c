@@ -290,7 +290,6 @@ Anim *anim_create(const nsm_model *m, const nsm_sim *sim, const AnimOptions *o, 
         anim_write(a, prog, 1);
         return NULL;
     }
-    if (frame_count(a, o, prog)) {
     if (anim_files_busy(prog, o->path) || frame_count(a, o, prog)) {
         anim_write(a, prog, 1);
         return NULL;
