@@ -1265,3 +1265,15 @@ foreach(case findings_lyapbusy findings_animbusy kept_stops kept_outputs kept_py
   set_tests_properties(reliability/twentythird_py_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twenty-fourth hostile pass on the core
+# (tests/reliability/twentyfourth_pass_core_test.py): the simultaneous law's
+# energy check, exact's contacts below their band, switches and penalty
+# forces; each case under 20 s in the normal build.
+foreach(case findings_gainzero)
+  add_test(NAME reliability/twentyfourth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfourth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentyfourth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
