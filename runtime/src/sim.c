@@ -371,12 +371,17 @@ void nsm_sim_set_stop_flag(nsm_sim *s, const volatile sig_atomic_t *flag)
 
 /* A refused value as text: a NaN (an undefined form of finite
 ** parameters: 0/0, inf/inf, 0*inf or inf - inf after an overflow) is
-** said so, never as "-nan" (printf shows the sign of the NaN 0/0 gives). */
+** said so, never as "-nan" (printf shows the sign of the NaN 0/0 gives).
+** A value that 12 digits round onto another is written in full: an
+** exponent of 16.000000000000004, above the range [1, 16], was refused as
+** "invalid value 16", a value the range allows. */
 static const char *sim_value_text(double v, char *buf, size_t size)
 {
     if (isnan(v))
         return "nan (an undefined form such as 0/0)";
     rt_text_printf(buf, size, "%.12g", v);
+    if (rt_text_strtod(buf, NULL) != v)     /* 16.000000000000004 read "16", a value allowed */
+        rt_text_printf(buf, size, "%.17g", v);
     return buf;
 }
 

@@ -19,6 +19,15 @@ Cases (each under 20 s in the normal build):
                 a gain of rounding (-7.1e-15 J to 4.3e-14 J) against 1e-8
                 of the energy, 0 here, and stopped the run on "the
                 simultaneous impact law adds energy" (loud, wrong).
+  findings_valuetext  a Hertz pair whose exponent is a*b by parameters:
+                a*b = 16 (4 x 4, 1 x 16, -4 x -4, 2 x 8) and 1 (0.5 x 2,
+                1e-300 x 1e300) run by taylor, rk4 and adaptive, and
+                16.000000000000004, 16.0000004 and 0.9975 are refused, the
+                message giving a value outside [1, 16] that reads back as
+                the value refused; a restitution of 1 + 2^-52 set on a
+                ball likewise.  Failed before: 16.000000000000004 was
+                refused as "invalid value 16 of the penalty exponent", a
+                value the range allows (loud, its cause misnamed).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -86,6 +95,66 @@ def case_findings_gainzero(tmp):
                   label + ": the end reached, both beads on the elastic bounce by hand")
 
 
+HX = '''model hx "a Hertz pair whose exponent is a*b"
+param a = 4
+param b = 4
+param kh = 1e9
+mass A = 0.1 kg
+mass B = 0.1 kg
+gap C: B.x - A.x >= 0 m, penalty(k = kh, c = 0 N*s/m, exponent = a*b)
+init A.x = -0.5 mm, B.x = 0.5 mm, A.v = 0.5 m/s, B.v = -0.5 m/s
+simulate t_end = 3 s
+output every 1 ms: A.x, B.x, A.v, B.v, C.gap, C.force
+'''
+
+BALL = '''model ball "a ball dropped onto a floor"
+param e = 0.5
+mass B = 1 kg
+gravity 9.81 m/s^2
+gap floor: B.x >= 0 m, impact(e = e)
+init B.x = 1 m
+simulate t_end = 0.5 s, dt = 1 ms
+output every 1 ms: B.x, B.v
+'''
+
+
+def refused_value(msg):
+    """The number after 'invalid value ' in a refusal, as a float."""
+    word = msg.split("invalid value ", 1)[1].split()[0]
+    return float(word)
+
+
+def case_findings_valuetext(tmp):
+    """A refused value is named by digits that read back as itself."""
+    import nsm
+    m = compiled(tmp, "hx", HX)
+    for meth in ("taylor", "rk4", "adaptive"):
+        for a, b in ((4, 4), (1, 16), (-4, -4), (2, 8), (0.5, 2), (1e-300, 1e300)):
+            label = "Hertz exponent a*b = %r x %r = %r, %s" % (a, b, a * b, meth)
+            r = ran(m, label, method=meth, params={"a": a, "b": b})
+            # both leave at the closing speed (no damping), the force never a pull
+            vrel = r["B.v"][-1] - r["A.v"][-1]
+            print("  %s -> ran, parting at %.15g m/s, least force %g N"
+                  % (label, vrel, min(r["C.force"])))
+            check(abs(vrel - 1.0) < 1e-6 and min(r["C.force"]) >= 0,
+                  label + ": the pair parts at its closing speed")
+        for a, b in ((1, 16.000000000000004), (4, 4.0000001), (0.25, 3.99)):
+            label = "Hertz exponent a*b = %r x %r = %r, %s" % (a, b, a * b, meth)
+            msg = refusal(lambda: m.run(method=meth, params={"a": a, "b": b}))
+            print("  %s -> %s" % (label, "refused: " + msg[:160] if msg else "ran"))
+            check(msg is not None and "penalty exponent" in msg and "[1, 16]" in msg and
+                  refused_value(msg) == a * b and not 1 <= refused_value(msg) <= 16,
+                  label + ": refused, naming the value refused and the range")
+    m = compiled(tmp, "ball", BALL)
+    for e in (1.0000000000000002, 1.0000001, -5e-324):
+        label = "restitution %r" % e
+        msg = refusal(lambda: m.run(method="exact", params={"e": e}))
+        print("  %s -> %s" % (label, "refused: " + msg[:160] if msg else "ran"))
+        check(msg is not None and refused_value(msg) == e and not 0 <= refused_value(msg) <= 1,
+              label + ": refused, naming the value refused")
+
+
 if __name__ == "__main__":
-    sys.exit(main({"findings_gainzero": case_findings_gainzero},
+    sys.exit(main({"findings_gainzero": case_findings_gainzero,
+                   "findings_valuetext": case_findings_valuetext},
                   "nsm-twentyfourth-core-", case_arg=2))
