@@ -1289,7 +1289,8 @@ static int simul_impulses(nsm_sim *s, Seq *q, int j)
 ** nothing, so only the kinetic energy is compared: the mechanical energy
 ** of two elastic beads falling from rest at x = 0 is 0 (m g x beside the
 ** kinetic energy), and its rounding, judged against 1e-8 of 0, stopped
-** the run.  A moving surface's work through an impulse is a gain of its
+** the run.  The gain is named as a fraction too: a gain of 1.5e-8 read
+** "2.20776 J to 2.20776 J".  A moving surface's work through an impulse is a gain of its
 ** own: such models are not judged here. */
 static int simul_gain_check(nsm_sim *s, int j, const double *y0)
 {
@@ -1297,9 +1298,10 @@ static int simul_gain_check(nsm_sim *s, int j, const double *y0)
     if (s->moving || !(K1 - K0 > 1e-8 * K0))
         return NSM_OK;
     return rt_fail(s, NSM_EMODEL, j, "the simultaneous impact law adds energy at this impact "
-                   "(kinetic energy %.6g J to %.6g J): Moreau's generalised Newton law, a touching "
-                   "contact that separates taken at e = 0 beside one that restitutes, is not "
-                   "energy-consistent here; use impact_law = sequential or energetic", K0, K1);
+                   "(kinetic energy %.6g J to %.6g J, a gain of %.3g of it): Moreau's generalised "
+                   "Newton law, a touching contact that separates taken at e = 0 beside one that "
+                   "restitutes, is not energy-consistent here; use impact_law = sequential or "
+                   "energetic", K0, K1, (K1 - K0) / K0);
 }
 
 /* Resolve the impact of gap j over the touching gaps idx[0..r) by the

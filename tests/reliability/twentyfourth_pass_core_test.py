@@ -28,6 +28,15 @@ Cases (each under 20 s in the normal build):
                 ball likewise.  Failed before: 16.000000000000004 was
                 refused as "invalid value 16 of the penalty exponent", a
                 value the range allows (loud, its cause misnamed).
+  findings_gainedge  three touching elastic beads of mA, 1.26 and 2 kg,
+                the middle one moving into the last at 1.872 m/s, under the
+                simultaneous law by exact, rk4 and adaptive, mA chosen by
+                hand so that the law's answer (A and B together at w = (mB
+                - mC) u / (mA + mB + mC), C at w + u) gains 1e-3, 1e-6,
+                3e-8 and 1.5e-8 of the kinetic energy (refused, the message
+                naming that gain) or 5e-9 and 1e-9 (run, the velocities by
+                hand).  Failed before: the refusal said only "2.20776 J to
+                2.20776 J" for a gain of 1.5e-8 (loud, the gain unreadable).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -154,7 +163,62 @@ def case_findings_valuetext(tmp):
               label + ": refused, naming the value refused")
 
 
+def train_text(name, masses, es, x0, v0, law, t_end="0.1 s"):
+    """A free train of beads: gap i between beads i and i + 1, restitution
+    es[i], under the impact law."""
+    n = len(masses)
+    lines = ['model %s "a train of beads"' % name]
+    lines += ["mass P%d = %r kg" % (i + 1, m) for i, m in enumerate(masses)]
+    lines += ["gap G%d: P%d.x - P%d.x >= 0 m, impact(e = %r)" % (i + 1, i + 2, i + 1, es[i])
+              for i in range(n - 1)]
+    lines += ["init " + ", ".join("P%d.x = %r m, P%d.v = %r m/s" % (i + 1, x0[i], i + 1, v0[i])
+                                  for i in range(n))]
+    lines += ["simulate t_end = %s, dt = 1 ms, impact_law = %s" % (t_end, law),
+              "output every 1 ms: " + ", ".join("P%d.x, P%d.v" % (i + 1, i + 1)
+                                                 for i in range(n))]
+    return "\n".join(lines) + "\n"
+
+
+def case_findings_gainedge(tmp):
+    """The simultaneous law's gain about its threshold, by hand."""
+    mB, mC, u = 1.26, 2.0, 1.872
+
+    def law(mA):
+        # Moreau's law: B's contact with C restitutes (e = 1), A and B
+        # leave together (the separating contact taken at e = 0)
+        w = (mB - mC) * u / (mA + mB + mC)
+        K1 = (mA + mB) * w * w / 2 + mC * (w + u) ** 2 / 2
+        return w, (K1 - mB * u * u / 2) / (mB * u * u / 2)
+
+    for g in (1e-3, 1e-6, 3e-8, 1.5e-8, 5e-9, 1e-9):
+        lo, hi = 0.0, 1.0                   # the gain grows with mA from 0
+        for _ in range(200):
+            lo, hi = ((lo + hi) / 2, hi) if law((lo + hi) / 2)[1] < g else (lo, (lo + hi) / 2)
+        mA = lo
+        w = law(mA)[0]
+        name = "edge%d" % round(-10 * math.log10(g))
+        m = compiled(tmp, name, train_text(name, [mA, mB, mC], [1.0, 1.0], [0.0, 0.0, 0.0],
+                                           [0.0, u, 0.0], "simultaneous"))
+        for meth in METHODS:
+            label = "beads of %.6g, 1.26, 2 kg, the law's gain %g, %s" % (mA, g, meth)
+            msg = refusal(lambda: m.run(method=meth))
+            if g > 1e-8:
+                said = None
+                if msg and "a gain of " in msg:
+                    said = float(msg.split("a gain of ", 1)[1].split()[0])
+                print("  %s -> %s" % (label, "refused: " + msg[:200] if msg else "ran"))
+                check(said is not None and abs(said - g) < 0.01 * g,
+                      label + ": refused, naming the gain")
+                continue
+            r = ran(m, label, method=meth)
+            err = max(abs(r["P1.v"][-1] - w), abs(r["P2.v"][-1] - w),
+                      abs(r["P3.v"][-1] - w - u))
+            print("  %s -> ran, velocities within %.3g of the law's by hand" % (label, err))
+            check(err < 1e-12, label + ": run, the velocities by hand")
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_gainzero": case_findings_gainzero,
-                   "findings_valuetext": case_findings_valuetext},
+                   "findings_valuetext": case_findings_valuetext,
+                   "findings_gainedge": case_findings_gainedge},
                   "nsm-twentyfourth-core-", case_arg=2))
