@@ -62,11 +62,12 @@ Cases (each under 20 s in the normal build):
                 parting, e = 0, 0.5, 1, by exact, rk4 and adaptive: the
                 velocities after the impact by hand, no gap below its
                 band.  Passed (kept).
-  kept_cradles, kept_cradles2  two strikers at +-1 m/s onto a row of 1 to 5 touching
-                equal beads (or all apart by 1 cm), e = 1, 0.5, 0, under
-                the simultaneous (kept_cradles) and energetic laws, by exact, rk4 and
-                adaptive: mirror-antisymmetric velocities, momentum 0, no
-                energy gained, the elastic simultaneous ones keeping it.
+  kept_cradles, kept_cradles2  two strikers at +-1 m/s onto a row of
+                1, 2 or 5 touching equal beads (or all apart by 1 cm), e =
+                1, 0.5, 0, under the simultaneous (kept_cradles) and
+                energetic laws, by exact, rk4 and adaptive: mirror-
+                antisymmetric velocities, momentum 0, no energy gained, the
+                elastic simultaneous ones keeping it.
                 Passed (kept).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
@@ -390,7 +391,7 @@ def case_kept_pairs(tmp):
 
 def cradles(tmp, law):
     """Symmetric cradles under law: antisymmetric answers, no energy gained."""
-    for n in (3, 4, 5, 7):
+    for n in (3, 4, 7):
         for law in (law,):
             for e in (1.0, 0.5, 0.0):
                 for apart in (True, False):
