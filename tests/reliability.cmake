@@ -1270,7 +1270,7 @@ endforeach()
 # (tests/reliability/twentyfourth_pass_core_test.py): the simultaneous law's
 # energy check, exact's contacts below their band, switches and penalty
 # forces; each case under 20 s in the normal build.
-foreach(case findings_gainzero findings_valuetext findings_gainedge findings_quintic
+foreach(case findings_gainzero findings_valuetext findings_gainedge findings_quintic findings_gainmoving
     kept_kelvin kept_sine kept_pairs kept_cradles kept_cradles2)
   add_test(NAME reliability/twentyfourth_core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfourth_pass_core_test.py

@@ -1279,6 +1279,22 @@ static int simul_impulses(nsm_sim *s, Seq *q, int j)
     return rc;
 }
 
+/* Whether a moving surface among the simultaneous law's contacts idx[] that
+** took an impulse moves at the impact (its work through the impulse is a
+** gain the kinetic energies cannot tell from the law's).  Any moving gap
+** of the model once exempted every impact: three touching elastic beads
+** beside a ball on a floor at c t + 10 m gained 13.8 % silently, exit 0
+** (c = 0.5 m/s and c = 0 alike). */
+static int simul_surface_works(const nsm_sim *s, const Seq *q, const int *idx)
+{
+    if (!s->moving)
+        return 0;
+    for (int a = 0; a < q->r; a++)
+        if (q->P[a] != 0 && rt_surface_of(s, idx[a], 1, s->t) != 0)
+            return 1;
+    return 0;
+}
+
 /* The simultaneous law's impulses just applied, from the state y0: a
 ** gain of kinetic energy beyond rounding (1e-8 of it) stops the run,
 ** naming the law.  With a touching contact that separates taken at e = 0
@@ -1290,12 +1306,13 @@ static int simul_impulses(nsm_sim *s, Seq *q, int j)
 ** of two elastic beads falling from rest at x = 0 is 0 (m g x beside the
 ** kinetic energy), and its rounding, judged against 1e-8 of 0, stopped
 ** the run.  The gain is named as a fraction too: a gain of 1.5e-8 read
-** "2.20776 J to 2.20776 J".  A moving surface's work through an impulse is a gain of its
-** own: such models are not judged here. */
-static int simul_gain_check(nsm_sim *s, int j, const double *y0)
+** "2.20776 J to 2.20776 J".  A moving surface's work through an impulse is
+** a gain of its own: an impact where one works is not judged here
+** (simul_surface_works). */
+static int simul_gain_check(nsm_sim *s, int j, const Seq *q, const int *idx, const double *y0)
 {
     double K0 = rt_mass_kinetic(s, y0), K1 = rt_mass_kinetic(s, s->y);
-    if (s->moving || !(K1 - K0 > 1e-8 * K0))
+    if (simul_surface_works(s, q, idx) || !(K1 - K0 > 1e-8 * K0))
         return NSM_OK;
     return rt_fail(s, NSM_EMODEL, j, "the simultaneous impact law adds energy at this impact "
                    "(kinetic energy %.6g J to %.6g J, a gain of %.3g of it): Moreau's generalised "
@@ -1326,7 +1343,7 @@ static int impact_simultaneous(nsm_sim *s, int j, const int *idx, int r, int exe
     double E0 = rt_mech_energy(s, s->mode, s->y);
     memcpy(y0, s->y, sizeof y0);
     seq_apply(s, q, v);
-    if ((rc = simul_gain_check(s, j, y0)))
+    if ((rc = simul_gain_check(s, j, q, idx, y0)))
         return rc;
     if (q->nsub == 1 && q->nheld == 0 && s->set.method == NSM_METHOD_EXACT)
         rt_shadow_impulse(s, idx[q->sub[0]], rt_law_restitution(s, idx[q->sub[0]], q->ub[q->sub[0]]), s->t, y0, s->y);

@@ -69,6 +69,16 @@ Cases (each under 20 s in the normal build):
                 antisymmetric velocities, momentum 0, no energy gained, the
                 elastic simultaneous ones keeping it.
                 Passed (kept).
+  findings_gainmoving  the three beads of findings_simulgain (twenty-
+                second pass: 1, 1.26, 2 kg touching, e = 1, the middle at
+                1.872 m/s) beside a ball Q on a floor at c t + 10 m (c =
+                0.5 and 0 m/s), impact_law = simultaneous, by exact, rk4
+                and adaptive: refused, naming the gain of 0.112 (Q's 0.5 J
+                counted); the beads
+                apart instead, Q thrown at -1 m/s onto the floor, runs, Q
+                leaving at 1 + 2 c by hand.  Failed before: any moving gap
+                exempted every impact from the check, and the beads gained
+                13.8 % silently (exit 0).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -417,11 +427,50 @@ def cradles(tmp, law):
                               label + ": antisymmetric, momentum 0, no energy gained")
 
 
+GAINMV = '''model gainmv "three beads beside a ball on a moving floor"
+param c = 0.5 m/s
+param d = 0 m
+mass P1 = 1 kg
+mass P2 = 1.26 kg
+mass P3 = 2 kg
+mass Q = 1 kg
+gap G1: P2.x - P1.x >= 0 m, impact(e = 1)
+gap G2: P3.x - P2.x >= 0 m, impact(e = 1)
+gap F: Q.x >= c*t + 10 m, impact(e = 1)
+init P1.x = 0 m, P2.x = d, P3.x = 2*d, P2.v = 1.872 m/s, Q.x = 11 m, Q.v = -1 m/s
+simulate t_end = 1 s, dt = 1 ms, impact_law = simultaneous
+output every 1 ms: P1.v, P2.v, P3.v, Q.v
+'''
+
+
+def case_findings_gainmoving(tmp):
+    """A moving surface elsewhere exempts no impact from the energy check."""
+    m = compiled(tmp, "gainmv", GAINMV)
+    for meth in METHODS:
+        for c in (0.5, 0.0):
+            label = "three touching beads beside a floor at %g t + 10 m, %s" % (c, meth)
+            msg = refusal(lambda: m.run(method=meth, params={"c": c}))
+            print("  %s -> %s" % (label, "refused: " + msg[:220] if msg else "ran"))
+            check(msg is not None and "adds energy" in msg and "a gain of 0.112" in msg,
+                  label + ": refused, naming the gain")
+            # beads 0.1 m apart: the middle one strikes the last alone (no
+            # gain); Q meets the floor at 1/(1 + c) s at 1 + c relative
+            label = "the beads apart, Q onto the floor at %g t + 10 m, %s" % (c, meth)
+            r = ran(m, label, method=meth, params={"c": c, "d": 0.1})
+            K = sum(mm * r["P%d.v" % (i + 1)][-1] ** 2 / 2 for i, mm in enumerate((1, 1.26, 2)))
+            print("  %s -> Q leaves at %.15g m/s (by hand %g), the beads' energy %.15g J (at "
+                  "the start %.15g J)" % (label, r["Q.v"][-1], 1 + 2 * c, K, 1.26 * 1.872 ** 2 / 2))
+            check(abs(r["Q.v"][-1] - (1 + 2 * c)) < 1e-12 and
+                  abs(K - 1.26 * 1.872 ** 2 / 2) < 1e-12,
+                  label + ": Q's rebound by hand, the beads' energy kept")
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_gainzero": case_findings_gainzero,
                    "findings_valuetext": case_findings_valuetext,
                    "findings_gainedge": case_findings_gainedge,
                    "findings_quintic": case_findings_quintic,
+                   "findings_gainmoving": case_findings_gainmoving,
                    "kept_kelvin": case_kept_kelvin,
                    "kept_sine": case_kept_sine,
                    "kept_pairs": case_kept_pairs,
