@@ -369,7 +369,8 @@ static int switch_one_sign(const nsm_sim *s, int k, double t0, double t1)
 ** now, naming the switch and why.  A zero flatter than a cubic's is
 ** refused here too: (t - T)^5 >= 0, which no cubic follows over a step
 ** across T, had steps approach T geometrically down to this floor, and
-** the message named rounding alone. */
+** the message named rounding alone ((t - T)^7 >= 0 and, by rk4 and
+** adaptive, (t - T)^4 > 0 likewise). */
 RT_COLD static int switch_noise(nsm_sim *s, int k, double t0, double least)
 {
     double f, d;
@@ -378,7 +379,7 @@ RT_COLD static int switch_noise(nsm_sim *s, int k, double t0, double least)
                    "model's comparisons of t) follows no curve over steps down to %.3g s at t = "
                    "%.17g s (its function is %.3g there): its values are rounding, and so is its "
                    "sign (a comparison that holds or fails identically, as (t + 1 s)^2 - t^2 - "
-                   "2 s t >= 1 s^2?), or it crosses 0 flatter than a cubic (as (t - T)^5 >= 0, "
+                   "2 s t >= 1 s^2?), or it meets 0 flatter than a cubic (as (t - T)^5 >= 0, "
                    "which steps approach without reaching its zero); write the condition without "
                    "the terms that cancel, or as the crossing it means (t >= T)", k, least, t0, f);
 }
