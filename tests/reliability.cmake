@@ -1265,3 +1265,15 @@ foreach(case findings_lyapbusy findings_animbusy kept_stops kept_outputs kept_py
   set_tests_properties(reliability/twentythird_py_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-fourth hostile pass over the programs
+# (tests/reliability/twentyfourth_pass_prog_test.py): folders a program made
+# moved mid-run, the lock's removal, programs racing on one folder; each
+# case under 20 s in the normal build.
+foreach(case findings_movedmade kept_race)
+  add_test(NAME reliability/twentyfourth_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfourth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentyfourth_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
