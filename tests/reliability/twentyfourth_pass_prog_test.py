@@ -15,6 +15,15 @@ build):
              name for its own), and left its lock in the moved folder.  Now
              only the folder it made is removed, and the lock goes from
              wherever its folder went.
+  findings_ccnoprog  a C compiler named by CC that exits 0 without making a
+             program: `true`, `cc -fsyntax-only` said "cannot write
+             CACHE/M.tmpPID: No such file or directory" (a file of nsm's
+             named, the compiler not), and `cc -c`, `cc -E` (an object
+             file, preprocessed text) were kept in the cache as the
+             simulator: "cannot run CACHE/M: Permission denied", exit 2,
+             and so at every later run under that CC.  Now "the C compiler
+             named by CC (...) exited 0 without making a program", exit 1,
+             nothing cached, the output folder not made.
   kept_race  three and ten `nsmc run`s and simulators with `--plot` started
              on one folder at random moments, some stopped by SIGTERM,
              SIGINT or SIGKILL: /proc/locks sampled throughout never shows
@@ -87,6 +96,26 @@ def case_movedmade(tmp):
               "move is kept" % label)
         check(LOCK not in names(moved), "%s: the lock removed from the moved folder" % label)
         subprocess.run(["rm", "-rf", moved, os.path.join(tmp, out.split("/")[0])])
+
+
+# ---- findings_ccnoprog -----------------------------------------------------
+
+def case_ccnoprog(tmp):
+    """A compiler named by CC that exits 0 without making a program."""
+    out = os.path.join(tmp, "o")
+    for cc in ("true", "cc -fsyntax-only", "cc -c", "cc -E"):
+        for attempt in (1, 2):
+            env = env_for(tmp)
+            env["CC"] = cc
+            p = subprocess.run([NSMC, "run", BALL, "-q", "--no-plot", "--out-dir", out],
+                               cwd=tmp, env=env, capture_output=True, text=True,
+                               errors="replace", timeout=120 * SLOW)
+            print("  CC=%r nsmc run (%d) -> %d  %s" % (cc, attempt, p.returncode,
+                                                       last(p.stderr)))
+            check(p.returncode == 1 and "internal error" not in p.stderr and
+                  "the C compiler named by CC ('%s') exited 0 without making a program" % cc
+                  in p.stderr and not os.path.exists(out),
+                  "CC=%r (%d): the compiler named, exit 1, no folder made" % (cc, attempt))
 
 
 # ---- kept_race --------------------------------------------------------------
@@ -170,7 +199,7 @@ def case_race(tmp):
                   "seed %d: the trajectory left is one run's whole lines" % seed)
 
 
-CASES = {"findings_movedmade": case_movedmade, "kept_race": case_race}
+CASES = {"findings_movedmade": case_movedmade, "findings_ccnoprog": case_ccnoprog, "kept_race": case_race}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm24prog-", case_arg=4))
