@@ -1270,7 +1270,7 @@ endforeach()
 # (tests/reliability/twentyfourth_pass_prog_test.py): folders a program made
 # moved mid-run, the lock's removal, programs racing on one folder; each
 # case under 20 s in the normal build.
-foreach(case findings_movedmade findings_ccnoprog kept_race)
+foreach(case findings_movedmade findings_ccnoprog findings_ownabs kept_race)
   add_test(NAME reliability/twentyfourth_prog_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfourth_pass_prog_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})

@@ -2036,6 +2036,13 @@ static int run(const RunOptions *o, Arena *a)
         return 1;
     }
     outdir_made_note(dir, had);     /* removed at the end when it holds nothing else */
+    /* compared again now that the folder is there, by device and inode:
+     * `-- --stats /abs/D/plot.png` into a D not yet made was compared as
+     * text with D/plot.png, ran, and the figures took the statistics'
+     * place, exit 0 (the lock and the folder made go at the exit) */
+    if (run_args_not_own((const char *const *)o->sim, o->nsim, dir, a) ||
+        run_args_not_own((const char *const *)o->extra, o->nextra, dir, a))
+        return 1;
     /* the figures, scripts and logs are replaced whole (or removed as an
      * earlier run's): a FIFO there was removed, or hung the simulator that
      * opened it (animation.gp), deaf to SIGTERM */

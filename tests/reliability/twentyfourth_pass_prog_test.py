@@ -24,6 +24,13 @@ build):
              and so at every later run under that CC.  Now "the C compiler
              named by CC (...) exited 0 without making a program", exit 1,
              nothing cached, the output folder not made.
+  findings_ownabs  `nsmc run --out-dir D -- --stats /abs/D/plot.png` (or
+             `--section-out D/../D/plot.gp`, `--animate /abs/A/B/D/plot.gif`)
+             into a folder not yet made: the run's figures took the
+             statistics' place, exit 0, where `--stats D/plot.png` is
+             refused (the two spellings compared as text while the folder
+             was not there).  Now compared again once the folder is made,
+             by device and inode: refused, exit 1, no folder left.
   kept_race  three and ten `nsmc run`s and simulators with `--plot` started
              on one folder at random moments, some stopped by SIGTERM,
              SIGINT or SIGKILL: /proc/locks sampled throughout never shows
@@ -118,6 +125,31 @@ def case_ccnoprog(tmp):
                   "CC=%r (%d): the compiler named, exit 1, no folder made" % (cc, attempt))
 
 
+# ---- findings_ownabs -------------------------------------------------------
+
+def case_ownabs(tmp):
+    """The run's own files named by another spelling, the folder not made."""
+    subprocess.run([NSMC, "run", BALL, "--out-dir", "warm", "-q", "--no-plot"], cwd=tmp,
+                   env=env_for(tmp), capture_output=True, timeout=120 * SLOW)
+    cases = (("D", ["--stats", os.path.join(tmp, "D", "plot.png")]),
+             ("D", ["--stats", os.path.join(tmp, ".", "D", "plot.svg")]),
+             ("D", ["--section", "impact:floor", "--section-out", "D/../D/plot.gp"]),
+             ("A/B/D", ["--animate", os.path.join(tmp, "A", "B", "D", "plot.gif")]),
+             ("A/B/D", ["--lyapunov", "--t-end", "0.4", "--lyapunov-out",
+                        os.path.join(tmp, "A/B/D/plot.log")]))
+    for out, words in cases:
+        p = subprocess.run([NSMC, "run", BALL, "--out-dir", out, "-q", "--"] + words, cwd=tmp,
+                           env=env_for(tmp), capture_output=True, text=True, errors="replace",
+                           timeout=120 * SLOW)
+        top = os.path.join(tmp, out.split("/")[0])
+        print("  nsmc run --out-dir %s -q -- %s -> %d  %s; %s: %s"
+              % (out, " ".join(words), p.returncode, last(p.stderr), out.split("/")[0],
+                 names(top)))
+        check(p.returncode == 1 and "is the run's own file in its folder" in p.stderr and
+              not os.path.exists(top),
+              "-- %s: refused as the run's own file, no folder left" % " ".join(words))
+
+
 # ---- kept_race --------------------------------------------------------------
 
 def lock_holders(folder):
@@ -199,7 +231,8 @@ def case_race(tmp):
                   "seed %d: the trajectory left is one run's whole lines" % seed)
 
 
-CASES = {"findings_movedmade": case_movedmade, "findings_ccnoprog": case_ccnoprog, "kept_race": case_race}
+CASES = {"findings_movedmade": case_movedmade, "findings_ccnoprog": case_ccnoprog,
+         "findings_ownabs": case_ownabs, "kept_race": case_race}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm24prog-", case_arg=4))
