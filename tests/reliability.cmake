@@ -1278,3 +1278,15 @@ foreach(case findings_gainzero findings_valuetext findings_gainedge findings_qui
   set_tests_properties(reliability/twentyfourth_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-fourth hostile pass over the programs
+# (tests/reliability/twentyfourth_pass_prog_test.py): folders a program made
+# moved mid-run, the lock's removal, programs racing on one folder; each
+# case under 20 s in the normal build.
+foreach(case findings_movedmade findings_ccnoprog findings_ownabs kept_race)
+  add_test(NAME reliability/twentyfourth_prog_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfourth_pass_prog_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentyfourth_prog_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -981,6 +981,32 @@ static int cc_spawn(const ArgList *cmd, int *sig, char *first, size_t len)
     return rc;
 }
 
+/* Whether the compiler, which exited 0, made the program tmp (a regular
+ * file that can be run); else says so, naming CC when the user chose it,
+ * with *status set.  `CC=true` or `cc -fsyntax-only` made none ("cannot
+ * write CACHE/M.tmpPID: No such file or directory", the compiler not
+ * named), and `cc -c` or `cc -E` made an object file or preprocessed text
+ * that was cached as the simulator ("cannot run ...: Permission denied",
+ * exit 2, at every later run). */
+static int cc_made_program(const char *tmp, const char *csrc, const char *cc, int *status)
+{
+    struct stat st;
+    if (stat(tmp, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (st.st_mode & S_IXUSR))
+        return 1;
+    const char *what = stat(tmp, &st) != 0 ? "no file" : "a file that cannot be run";
+    *status = cc_default() ? 2 : 1;
+    if (!cc_default())
+        fprintf(stderr, "nsmc: error: the C compiler named by CC ('%s') exited 0 without "
+                "making a program from the generated C (%s): it wrote %s where the program "
+                "was asked for (-o); give a C compiler and flags that compile and link, or "
+                "unset CC\n", getenv("CC"), csrc, what);
+    else
+        fprintf(stderr, "nsmc: internal error: the C compiler '%s' exited 0 without making "
+                "a program from the generated C (%s): it wrote %s; please report this\n",
+                cc, csrc, what);
+    return 0;
+}
 /* Compiles the C text into bin, through a temporary renamed into place
  * after its checksum was written to sum.  Returns bin, or NULL with *status
  * set after a message. */
@@ -1057,6 +1083,10 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
         else
             fprintf(stderr, "nsmc: internal error: the generated C (%s) did not compile with "
                     "'%s'; please report this with the model\n", csrc, cmd->arg[0]);
+        return NULL;
+    }
+    if (!cc_made_program(tmp, csrc, cmd->arg[0], status)) {
+        unlink(tmp);
         return NULL;
     }
     uint64_t h;
@@ -2006,6 +2036,13 @@ static int run(const RunOptions *o, Arena *a)
         return 1;
     }
     outdir_made_note(dir, had);     /* removed at the end when it holds nothing else */
+    /* compared again now that the folder is there, by device and inode:
+     * `-- --stats /abs/D/plot.png` into a D not yet made was compared as
+     * text with D/plot.png, ran, and the figures took the statistics'
+     * place, exit 0 (the lock and the folder made go at the exit) */
+    if (run_args_not_own((const char *const *)o->sim, o->nsim, dir, a) ||
+        run_args_not_own((const char *const *)o->extra, o->nextra, dir, a))
+        return 1;
     /* the figures, scripts and logs are replaced whole (or removed as an
      * earlier run's): a FIFO there was removed, or hung the simulator that
      * opened it (animation.gp), deaf to SIGTERM */

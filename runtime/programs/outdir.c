@@ -111,10 +111,13 @@ static struct {
     pid_t pid;              /* the holder; a forked child never removes it */
     dev_t dev;
     ino_t ino;
+    int dirfd;              /* the lock's folder, wherever it is moved; -1: none */
     char path[4200];        /* DIR/.nsm-run.lock */
     char dir[4096];         /* the folder, when this process made part of it */
     size_t had;             /* dir's bytes that were a folder before */
-} outdir_held = { .fd = -1 };
+    dev_t dir_dev;          /* the folder made (dir), to tell it from one */
+    ino_t dir_ino;          /* the user made under its name after a move */
+} outdir_held = { .fd = -1, .dirfd = -1 };
 
 /* The length of dir's longest prefix (whole components) that is a folder
 ** already, before a `mkdir -p` makes the rest: outdir_unmake removes only
@@ -165,13 +168,41 @@ void outdir_unmake(const char *dir, size_t had)
 ** else (outdir_lock_drop).  Never a folder that was there before. */
 void outdir_made_note(const char *dir, size_t had)
 {
-    if (outdir_held.fd < 0 || had >= strlen(dir) ||
+    struct stat st;
+    if (outdir_held.fd < 0 || had >= strlen(dir) || stat(dir, &st) != 0 ||
         snprintf(outdir_held.dir, sizeof outdir_held.dir, "%s", dir) >=
         (int)sizeof outdir_held.dir) {
         outdir_held.dir[0] = 0;
         return;
     }
     outdir_held.had = had;
+    outdir_held.dir_dev = st.st_dev;
+    outdir_held.dir_ino = st.st_ino;
+}
+
+/* Whether dir still names the folder the process made (outdir_made_note):
+** a folder moved away mid-run and an empty one of the user's made under
+** its name was removed at the program's end as its own. */
+static int outdir_made_there(void)
+{
+    struct stat st;
+    return stat(outdir_held.dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+           st.st_dev == outdir_held.dir_dev && st.st_ino == outdir_held.dir_ino;
+}
+
+/* Removes the lock file of the held lock, the file still its own (a lock
+** file a user moved away and replaced is left): through the folder's
+** descriptor, so that it goes from the folder wherever that was moved (by
+** its path it stayed in a folder moved mid-run, and the lock under the
+** name, another program's, was rightly left). */
+static void outdir_lock_unlink(void)
+{
+    struct stat st;
+    int at = outdir_held.dirfd >= 0 ? outdir_held.dirfd : AT_FDCWD;
+    const char *name = outdir_held.dirfd >= 0 ? ".nsm-run.lock" : outdir_held.path;
+    if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_dev == outdir_held.dev &&
+        st.st_ino == outdir_held.ino)
+        unlinkat(at, name, 0);
 }
 
 /* Removes the lock this process holds, the file still its own (a lock file
@@ -181,24 +212,26 @@ void outdir_made_note(const char *dir, size_t had)
 ** takes (it holds no lock once its holder is gone). */
 void outdir_lock_drop(void)
 {
-    struct stat st;
     if (outdir_held.fd < 0 || outdir_held.pid != getpid())
         return;
-    if (lstat(outdir_held.path, &st) == 0 && st.st_dev == outdir_held.dev &&
-        st.st_ino == outdir_held.ino)
-        unlink(outdir_held.path);
+    outdir_lock_unlink();
     close(outdir_held.fd);
     outdir_held.fd = -1;
-    if (outdir_held.dir[0])
+    if (outdir_held.dirfd >= 0)
+        close(outdir_held.dirfd);
+    outdir_held.dirfd = -1;
+    if (outdir_held.dir[0] && outdir_made_there())
         outdir_unmake(outdir_held.dir, outdir_held.had);
 }
 
-/* Records the lock just taken (descriptor fd, file st at path) for its
-** removal at the process's end (outdir_lock_drop). */
-static void outdir_lock_hold(int fd, const struct stat *st, const char *path)
+/* Records the lock just taken (descriptor fd, file st at path, in the
+** folder of descriptor dirfd, now owned) for its removal at the process's
+** end (outdir_lock_drop). */
+static void outdir_lock_hold(int fd, int dirfd, const struct stat *st, const char *path)
 {
     static int registered;
     outdir_held.fd = fd;
+    outdir_held.dirfd = dirfd;
     outdir_held.pid = getpid();
     outdir_held.dev = st->st_dev;
     outdir_held.ino = st->st_ino;
@@ -242,18 +275,35 @@ int outdir_lock_take_for(const char *prog, const char *dir, const char *option)
     return -1;
 }
 
+static int outdir_lock_try_at(const char *prog, const char *dir, const char *option,
+                              const char *path, int dfd);
+
 /* One attempt of outdir_lock_take_for at the lock file path of folder dir:
 ** its descriptor, -1 after a message, or -2 when the file locked is no
-** longer the one under the name (removed by its holder at its end). */
+** longer the one under the name (removed by its holder at its end).  The
+** folder is opened first and the lock taken in it (outdir_lock_try_at),
+** its descriptor kept with the lock (outdir_lock_unlink). */
 static int outdir_lock_try(const char *prog, const char *dir, const char *option,
                            const char *path)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int rc = outdir_lock_try_at(prog, dir, option, path, dfd);
+    if (rc < 0 && dfd >= 0)
+        close(dfd);
+    return rc;
+}
+
+/* outdir_lock_try in the folder of descriptor dfd (by path when -1). */
+static int outdir_lock_try_at(const char *prog, const char *dir, const char *option,
+                              const char *path, int dfd)
 {
     struct stat st;
     memset(&st, 0, sizeof st);
     /* never through a link nor into a FIFO or a device: the process id
     ** written into it replaced whatever file a planted link named; nor
     ** into a file with other names (a hard link), for the same reason */
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
+    int fd = openat(dfd >= 0 ? dfd : AT_FDCWD, dfd >= 0 ? ".nsm-run.lock" : path,
+                    O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink > 1) {
         fprintf(stderr, "%s: error: cannot create the lock %s: %s\n", prog, path,
                 fd < 0 && errno != ELOOP ? strerror(errno)
@@ -288,7 +338,7 @@ static int outdir_lock_try(const char *prog, const char *dir, const char *option
         if (ftruncate(fd, 0) != 0 || write(fd, pid, (size_t)n) != n)
             fprintf(stderr, "%s: warning: cannot write the lock %s: %s\n", prog, path,
                     strerror(errno));
-        outdir_lock_hold(fd, &st, path);
+        outdir_lock_hold(fd, dfd, &st, path);
         return fd;
     }
     struct flock q = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
