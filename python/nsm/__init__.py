@@ -1234,7 +1234,25 @@ def _number(value, what, error=None):
                     % (what, _shown(value), type(err).__name__, err)) from err
     if not math.isfinite(x):
         raise error("%s must be a finite number, got %r" % (what, value))
+    if x == 0 and _nonzero(value):
+        raise error("%s is %s, below the range of a double: it would be taken as 0 "
+                    "(nonzero doubles are at least 4.9e-324 in magnitude)"
+                    % (what, _shown(value)))
     return x
+
+
+def _nonzero(value):
+    """Whether value, which float() read as 0, is nonzero (it underflowed:
+    '1e-400', Decimal('1e-400'), Fraction(1, 10**400)); a text of zeros
+    ('0.0e-999') is 0 indeed."""
+    if isinstance(value, (bytes, bytearray)):
+        value = bytes(value).decode("ascii", "replace")
+    if isinstance(value, str):
+        return re.search(r"[1-9]", re.split(r"[eE]", value)[0]) is not None
+    try:
+        return bool(value != 0)
+    except Exception:       # a value that cannot be compared: float() is its word
+        return False
 
 
 def _check_signals():
