@@ -794,15 +794,45 @@ static int write_atomic(const char *path, const char *text, size_t n, Arena *a)
     return 0;
 }
 
-/* The cache directory: $XDG_CACHE_HOME/nsm, ~/.cache/nsm, else /tmp/nsm-cache-UID. */
+/* The cache directory: $XDG_CACHE_HOME/nsm, $HOME/.cache/nsm, else
+** /tmp/nsm-cache-UID.  A relative XDG_CACHE_HOME or HOME is ignored, as
+** the XDG base directory rules say (a relative HOME put the cache under
+** the current folder); cache_root_safe checks the folder before use. */
 static const char *cache_root(Arena *a)
 {
     const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (x && x[0] == '/')
         return arena_printf(a, "%s/nsm", x);
-    if (home && *home)
+    if (home && home[0] == '/')
         return arena_printf(a, "%s/.cache/nsm", home);
     return arena_printf(a, "/tmp/nsm-cache-%ld", (long)getuid());
+}
+
+/* Makes the cache folder root (mode 0700 when made here) and checks that
+** it is ours and writable by no one else: nsmc runs the programs found
+** there, and /tmp/nsm-cache-UID could be made beforehand by another local
+** user, who would then plant a simulator we execute.  0, or 1 after the
+** message. */
+static int cache_root_safe(const char *root, Arena *a)
+{
+    struct stat st;
+    if (stat(root, &st) != 0 && errno == ENOENT && make_dirs(root, a) == 0)
+        chmod(root, 0700);
+    if (stat(root, &st) != 0) {
+        fprintf(stderr, "nsmc: error: cannot make the cache folder %s: %s (set XDG_CACHE_HOME "
+                "to a writable directory)\n", root, strerror(errno));
+        return 1;
+    }
+    const char *why = !S_ISDIR(st.st_mode) ? "it is not a folder"
+                    : st.st_uid != geteuid() ? "it is owned by another user"
+                    : (st.st_mode & 022) ? "it is writable by other users" : NULL;
+    if (!why)
+        return 0;
+    fprintf(stderr, "nsmc: error: the cache folder %s is not safe to use: %s (owner uid %ld, "
+            "mode %04o): another user could plant a program there that nsmc would run; remove it or "
+            "make it yours alone (chmod go-w), or set XDG_CACHE_HOME to a folder of yours\n",
+            root, why, (long)st.st_uid, (unsigned)(st.st_mode & 07777));
+    return 1;
 }
 
 /* Hash (FNV-1a) and size of a file's bytes.  Returns 0, or -1 if it cannot
@@ -1236,6 +1266,10 @@ static const char *build(const char *what, const char *name, const char *ctext, 
         h = hash_bytes(h, cmd.arg[i], strlen(cmd.arg[i]) + 1);
 
     const char *root = cache_root(a);
+    if (cache_root_safe(root, a)) {
+        *status = 1;
+        return NULL;
+    }
     name = cache_name(name, a);
     const char *dir = arena_printf(a, "%s/%s-%016llx", root, name, (unsigned long long)h);
     const char *bin = arena_printf(a, "%s/%s", dir, name);

@@ -313,14 +313,41 @@ def _locate():
 
 
 def _cache_root():
-    """$XDG_CACHE_HOME/nsm or ~/.cache/nsm, as `nsmc run` uses."""
+    """$XDG_CACHE_HOME/nsm, $HOME/.cache/nsm, else /tmp/nsm-cache-UID, as
+    `nsmc run` uses: a relative XDG_CACHE_HOME or HOME is ignored (the XDG
+    base directory rules; a relative HOME put the cache under the current
+    folder).  The folder is made (mode 0700) and checked by _cache_safe."""
     x = os.environ.get("XDG_CACHE_HOME", "")
     if x.startswith("/"):
-        return os.path.join(x, "nsm")
+        return _cache_safe(os.path.join(x, "nsm"))
     home = os.environ.get("HOME", "")
-    if home:
-        return os.path.join(home, ".cache", "nsm")
-    return "/tmp/nsm-cache-%d" % os.getuid()
+    if home.startswith("/"):
+        return _cache_safe(os.path.join(home, ".cache", "nsm"))
+    return _cache_safe("/tmp/nsm-cache-%d" % os.getuid())
+
+
+def _cache_safe(root):
+    """root, made (mode 0700) when missing and checked to be a folder of
+    ours that no one else may write: the package loads the programs found
+    there, and /tmp/nsm-cache-UID could be made beforehand by another local
+    user who would plant one.  CompileError otherwise."""
+    try:
+        if not os.path.lexists(root):
+            os.makedirs(root, exist_ok=True)
+            os.chmod(root, 0o700)
+        st = os.stat(root)
+    except OSError as err:
+        raise _cache_error(root, err) from None
+    why = ("it is not a folder" if not stat.S_ISDIR(st.st_mode) else
+           "it is owned by another user" if st.st_uid != os.geteuid() else
+           "it is writable by other users" if st.st_mode & 0o022 else None)
+    if why:
+        raise CompileError("the cache folder %s is not safe to use: %s (owner uid %d, mode "
+                           "%04o): another user could plant a program there that would be "
+                           "loaded; remove it or make it yours alone (chmod go-w), or set "
+                           "XDG_CACHE_HOME to a folder of yours"
+                           % (root, why, st.st_uid, st.st_mode & 0o7777))
+    return root
 
 
 def _cache_error(path, err):

@@ -11,9 +11,19 @@ Cases (each under 20 s in the normal build):
              1e400 is refused as beyond a double's range.  Now refused,
              naming the value and the range of doubles; a literal 0 (and
              "0.0e-999") is still taken.
+  cachesafe  the compile cache's folder was used whoever owned it and
+             whoever could write it (without HOME and XDG_CACHE_HOME it is
+             /tmp/nsm-cache-UID, which another local user could make first
+             and plant a simulator in that nsmc would run), and a relative
+             HOME put it under the current folder.  Now nsmc and the Python
+             package refuse a cache folder that is not a folder of ours
+             that no one else may write (exit 1 / CompileError, naming the
+             folder, the cause, its owner and mode), make it 0700 when they
+             make it, and ignore a relative HOME or XDG_CACHE_HOME.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
+import stat
 import subprocess
 import sys
 
@@ -123,5 +133,93 @@ def case_underflow(tmp):
         check(len(r.t) > 0, "params={'e': %r}: taken" % value)
 
 
+# ---- cachesafe --------------------------------------------------------------
+
+def py_compile(tmp, env):
+    """nsm.compile of the ball in a fresh Python with env: (exit code,
+    its last line: OK and the cache folder, or the error)."""
+    code = ("import nsm, sys\n"
+            "try:\n"
+            "    m = nsm.compile(%r)\n"
+            "    print('OK', m.run(t_end=0.01).t[-1])\n"
+            "except nsm.Error as err:\n"
+            "    print('ERR %%s: %%s' %% (type(err).__name__, err)); sys.exit(1)\n" % BALL)
+    p = subprocess.run([sys.executable, "-c", code], cwd=tmp, env=env, capture_output=True,
+                       text=True, timeout=120 * SLOW)
+    out = (p.stdout.strip().splitlines() or [""])[-1]
+    return p.returncode, out
+
+
+def case_cachesafe(tmp):
+    """A cache folder of another user or writable by others refused."""
+    bad = []
+    loose = os.path.join(tmp, "loose")
+    os.makedirs(os.path.join(loose, "nsm"))
+    os.chmod(os.path.join(loose, "nsm"), 0o777)
+    bad.append(("a cache folder of ours of mode 0777", loose, "writable by other users"))
+    foreign = os.path.join(tmp, "foreign")
+    os.makedirs(foreign)
+    if os.geteuid() == 0:
+        os.makedirs(os.path.join(foreign, "nsm"), mode=0o755)
+        os.chown(os.path.join(foreign, "nsm"), 65534, 65534)
+        what = "a cache folder owned by uid 65534"
+    else:
+        os.symlink("/usr", os.path.join(foreign, "nsm"))
+        what = "a cache folder that is a link to /usr (root's)"
+    bad.append((what, foreign, "owned by another user"))
+    for label, xdg, words in bad:
+        env = dict(os.environ, XDG_CACHE_HOME=xdg)
+        p = subprocess.run([NSMC, "run", BALL, "--out-dir", "R", "-q", "--no-plot"], cwd=tmp,
+                           env=env, capture_output=True, text=True, timeout=120 * SLOW)
+        made = [n for n in os.listdir(os.path.join(xdg, "nsm"))] if os.path.isdir(
+            os.path.join(xdg, "nsm")) else []
+        print("  nsmc run, %s -> %d  %s" % (label, p.returncode, last(p)))
+        check(p.returncode == 1 and "not safe" in p.stderr and words in p.stderr and
+              os.path.join(xdg, "nsm") in p.stderr and not made and
+              not os.path.exists(os.path.join(tmp, "R")),
+              "nsmc run, %s: exit 1, '%s', nothing built or run" % (label, words), p)
+        code, out = py_compile(tmp, env)
+        print("  nsm.compile, %s -> %s" % (label, out[:150]))
+        made = os.listdir(os.path.join(xdg, "nsm")) if os.path.isdir(
+            os.path.join(xdg, "nsm")) else []
+        check(code == 1 and "CompileError" in out and words in out and not made,
+              "nsm.compile, %s: CompileError, '%s', nothing built" % (label, words))
+    # a folder made here: 0700 whatever the umask, and used
+    fresh = os.path.join(tmp, "fresh")
+    env = dict(os.environ, XDG_CACHE_HOME=fresh)
+    p = subprocess.run([NSMC, "run", BALL, "--out-dir", "F", "-q", "--no-plot", "--",
+                        "--t-end", "0.01"], cwd=tmp, env=env, capture_output=True, text=True,
+                       timeout=120 * SLOW, preexec_fn=lambda: os.umask(0))
+    mode = stat.S_IMODE(os.stat(os.path.join(fresh, "nsm")).st_mode) if os.path.isdir(
+        os.path.join(fresh, "nsm")) else None
+    print("  nsmc run, a new cache folder under umask 000 -> %d, mode %s"
+          % (p.returncode, None if mode is None else oct(mode)))
+    check(p.returncode == 0 and mode == 0o700, "a new cache folder: made 0700 and used", p)
+    # a relative HOME (no XDG_CACHE_HOME) is ignored: nothing under the current folder
+    env = {k: v for k, v in os.environ.items() if k != "XDG_CACHE_HOME"}
+    env["HOME"] = "relhome"
+    p = subprocess.run([NSMC, "run", BALL, "--out-dir", "H", "-q", "--no-plot", "--",
+                        "--t-end", "0.01"], cwd=tmp, env=env, capture_output=True, text=True,
+                       timeout=120 * SLOW)
+    tmpcache = "/tmp/nsm-cache-%d" % os.getuid()
+    print("  nsmc run, HOME=relhome -> %d  %s; ./relhome there: %s"
+          % (p.returncode, p.stderr.strip().splitlines()[:1],
+             os.path.exists(os.path.join(tmp, "relhome"))))
+    check(p.returncode == 0 and not os.path.exists(os.path.join(tmp, "relhome")) and
+          tmpcache in p.stderr, "HOME=relhome: ignored, the cache is %s" % tmpcache, p)
+    code, out = py_compile(tmp, env)
+    print("  nsm.compile, HOME=relhome -> %s; ./relhome there: %s"
+          % (out[:100], os.path.exists(os.path.join(tmp, "relhome"))))
+    check(code == 0 and not os.path.exists(os.path.join(tmp, "relhome")),
+          "nsm.compile, HOME=relhome: ignored, nothing under the current folder")
+    env["XDG_CACHE_HOME"] = "relxdg"
+    code, out = py_compile(tmp, env)
+    print("  nsm.compile, XDG_CACHE_HOME=relxdg HOME=relhome -> %s; ./relxdg there: %s"
+          % (out[:100], os.path.exists(os.path.join(tmp, "relxdg"))))
+    check(code == 0 and not os.path.exists(os.path.join(tmp, "relxdg")) and
+          not os.path.exists(os.path.join(tmp, "relhome")),
+          "XDG_CACHE_HOME=relxdg: ignored too")
+
+
 if __name__ == "__main__":
-    main({"underflow": case_underflow}, "left25", case_arg=4)
+    main({"underflow": case_underflow, "cachesafe": case_cachesafe}, "left25", case_arg=4)
