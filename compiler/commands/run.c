@@ -145,6 +145,20 @@ static int in_list(const char *s, const char *const *list, size_t n)
     return 0;
 }
 
+/* Whether the user gave the simulator --table among its words (before or
+ * after "--"): nsmc run then passes it no second one, which the simulator
+ * refuses as an option given twice (the user's own two are refused so). */
+static int user_table(const RunOptions *o)
+{
+    for (int i = 0; i < o->nsim; i++)
+        if (!strcmp(o->sim[i], "--table"))
+            return 1;
+    for (int i = 0; i < o->nextra; i++)
+        if (!strcmp(o->extra[i], "--table"))
+            return 1;
+    return 0;
+}
+
 /* Whether s is one of the simulator's options that take a value (the
  * words after "--" it splits as --NAME=VALUE). */
 static int sim_takes_value(const char *s)
@@ -2070,7 +2084,7 @@ static int run(const RunOptions *o, Arena *a)
             fputs("nsmc: error: too many --set options\n", stderr);
             return 1;
         }
-    if (!o->quiet && args_add(args, "--table"))
+    if (!o->quiet && !user_table(o) && args_add(args, "--table"))
         return 1;
     for (int i = 0; i < o->nsim; i++) {
         int pair = in_list(o->sim[i], sim_valued, sizeof sim_valued / sizeof *sim_valued);

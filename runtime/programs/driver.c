@@ -2085,11 +2085,12 @@ static int option_slot(const char *const *valued, int k, const char *val)
 /* Whether flag a (an option without a value: --summary, --phase,
 ** --lyapunov, --no-zeno) was met before, *seen holding those met so far:
 ** given twice it was taken without a word, where a valued option twice is
-** refused.  --table is left out: nsmc run passes it itself, and the user
-** may too. */
+** refused.  --table too: nsmc run passes it only when the user's words
+** hold none. */
 static int flag_repeated(unsigned *seen, const char *a)
 {
-    static const char *const flags[] = { "--summary", "--phase", "--lyapunov", "--no-zeno" };
+    static const char *const flags[] = { "--summary", "--phase", "--lyapunov", "--no-zeno",
+                                           "--table" };
     for (unsigned k = 0; k < sizeof flags / sizeof *flags; k++) {
         if (strcmp(a, flags[k]))
             continue;

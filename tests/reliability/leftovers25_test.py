@@ -20,6 +20,11 @@ Cases (each under 20 s in the normal build):
              that no one else may write (exit 1 / CompileError, naming the
              folder, the cause, its owner and mode), make it 0700 when they
              make it, and ignore a relative HOME or XDG_CACHE_HOME.
+  tabletwice `--table --table` was taken where every other flag given twice
+             is refused (nsmc run passed its own --table, so the simulator
+             let a second one through).  Now refused, exit 1, nothing
+             written; nsmc run passes no --table of its own when the
+             user's words after "--" hold one (the table printed once).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -221,5 +226,33 @@ def case_cachesafe(tmp):
           "XDG_CACHE_HOME=relxdg: ignored too")
 
 
+# ---- tabletwice --------------------------------------------------------------
+
+def case_tabletwice(tmp):
+    """--table twice refused; nsmc run's own --table not doubled."""
+    for label, cmd, gone in (
+            ("simulator --table --table", [SIM, "--table", "--table", "--t-end", "0.5",
+                                           "--out", "t.csv"], "t.csv"),
+            ("nsmc run -- --table --table", [NSMC, "run", BALL, "--out-dir", "R", "--no-plot",
+                                             "--", "--table", "--table"], "R")):
+        p = go(tmp, cmd)
+        print("  %s -> %d  %s" % (label, p.returncode, last(p)))
+        check(p.returncode == 1 and "--table is given twice" in p.stderr and
+              not os.path.exists(os.path.join(tmp, gone)),
+              "%s: exit 1, '--table is given twice', nothing written" % label, p)
+    # one --table after "--": the ball's one landing in 0.5 s, at sqrt(2 h/g), listed once
+    for label, extra in (("nsmc run -- --table", []), ("nsmc run -q -- --table", ["-q"])):
+        p = go(tmp, [NSMC, "run", BALL, "--out-dir", "T", "--no-plot"] + extra +
+               ["--", "--table", "--t-end", "0.5"])
+        heads = [ln for ln in p.stdout.splitlines() if ln.startswith("t [s]")]
+        rows = [ln.split() for ln in p.stdout.splitlines() if " impact " in ln]
+        print("  %s -> %d, %d table header(s), %d impact row(s)"
+              % (label, p.returncode, len(heads), len(rows)))
+        check(p.returncode == 0 and len(heads) == 1 and len(rows) == 1 and
+              abs(float(rows[0][0]) - (2 * 1.0 / 9.81) ** 0.5) < 1e-9,
+              "%s: one table, the landing at sqrt(2 h/g)" % label, p)
+
+
 if __name__ == "__main__":
-    main({"underflow": case_underflow, "cachesafe": case_cachesafe}, "left25", case_arg=4)
+    main({"underflow": case_underflow, "cachesafe": case_cachesafe,
+          "tabletwice": case_tabletwice}, "left25", case_arg=4)
