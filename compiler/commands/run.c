@@ -2045,8 +2045,10 @@ static int run(const RunOptions *o, Arena *a)
         return 1;
     size_t had = outdir_existing_len(dir);
     if (make_dirs(dir, a) != 0) {
+        char why[8400];
+        int e = errno;
         fprintf(stderr, "nsmc: error: cannot create the output folder '%s': %s\n", dir,
-                strerror(errno));
+                outdir_dangling(dir, why, sizeof why) ? why : strerror(e));
         return 1;
     }
     if (outdir_lock_take("nsmc", dir) < 0) {

@@ -2507,8 +2507,13 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         }
         plot_had = outdir_existing_len(plot_dir);
         if (make_dir(plot_dir)) {
+            char why[8400];
+            int dangling = outdir_dangling(plot_dir, why + 2, sizeof why - 2);
+            if (dangling)
+                memcpy(why, ": ", 2);
             nsm_sim_free(sim);
-            return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");
+            return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir,
+                       dangling ? why : "");
         }
         snprintf(plot_traj, sizeof plot_traj, "%s/trajectory.csv", plot_dir);
         snprintf(plot_ev, sizeof plot_ev, "%s/events.csv", plot_dir);

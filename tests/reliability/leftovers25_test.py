@@ -25,6 +25,11 @@ Cases (each under 20 s in the normal build):
              let a second one through).  Now refused, exit 1, nothing
              written; nsmc run passes no --table of its own when the
              user's words after "--" hold one (the table printed once).
+  dangling   `--out-dir D` (nsmc run, sweep, continue) and a simulator's
+             `--plot D`, where D (or a folder on D's way) is a symbolic
+             link to nothing, said "No such file or directory" or "'D' is
+             not a folder".  Now "'D' is a symbolic link to 'nowhere/x',
+             which does not exist", exit 1, nothing made.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -253,6 +258,30 @@ def case_tabletwice(tmp):
               "%s: one table, the landing at sqrt(2 h/g)" % label, p)
 
 
+# ---- dangling ----------------------------------------------------------------
+
+def case_dangling(tmp):
+    """An output folder that is a link to nothing: the link and target named."""
+    os.symlink("nowhere/x", os.path.join(tmp, "D"))
+    os.symlink("nowhere", os.path.join(tmp, "E"))
+    for out, link, target in (("D", "D", "nowhere/x"), ("E/sub", "E", "nowhere")):
+        for label, cmd in (
+                ("nsmc run --out-dir %s" % out, [NSMC, "run", BALL, "--out-dir", out, "-q",
+                                                 "--no-plot"]),
+                ("nsmc sweep --out-dir %s" % out, [NSMC, "sweep", FIO, "--param",
+                                                   "omega=2:3:2", "--section", "impact:stop",
+                                                   "--out-dir", out]),
+                ("nsmc continue --out-dir %s" % out, [NSMC, "continue", FIO, "--param",
+                                                      "omega=2:2.5", "--out-dir", out]),
+                ("simulator --plot %s" % out, [SIM, "--plot", out, "--t-end", "0.1"])):
+            p = go(tmp, cmd)
+            print("  %s -> %d  %s" % (label, p.returncode, last(p)))
+            words = "'%s' is a symbolic link to '%s', which does not exist" % (link, target)
+            check(p.returncode == 1 and words in p.stderr and
+                  not os.path.exists(os.path.join(tmp, "nowhere")),
+                  "%s: exit 1, \"%s\", nothing made" % (label, words), p)
+
+
 if __name__ == "__main__":
     main({"underflow": case_underflow, "cachesafe": case_cachesafe,
-          "tabletwice": case_tabletwice}, "left25", case_arg=4)
+          "tabletwice": case_tabletwice, "dangling": case_dangling}, "left25", case_arg=4)
