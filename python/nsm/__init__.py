@@ -1004,10 +1004,11 @@ def _build(ctext, paths, load, verbose=False):
     libdir = os.path.dirname(paths.LIBNSMRT)
     cmd = cc + ["-O2", "-fPIC", "-shared", "-DNSM_NO_MAIN", "-DNSMPY_MODEL=" + symbol,
                 "-I", paths.INCLUDE] + list(paths.CFLAGS)
-    link = ["-L", libdir, "-Wl,-rpath," + libdir, "-lnsmrt", "-lm"]
+    cli = os.path.join(libdir, "libnsmcli.a")   # --set's unit reading (nsmpy_param_value)
+    link = [cli, "-L", libdir, "-Wl,-rpath," + libdir, "-lnsmrt", "-lm"]
     h = hashlib.sha256()
     h.update(ctext.encode())
-    for f in (helper, paths.LIBNSMRT, os.path.join(paths.INCLUDE, "nsm", "nsm.h"),
+    for f in (helper, paths.LIBNSMRT, cli, os.path.join(paths.INCLUDE, "nsm", "nsm.h"),
               os.path.join(paths.INCLUDE, "nsm", "model.h")):
         _hash_file(h, f)
     h.update("\0".join(cmd + link).encode())
@@ -1179,6 +1180,8 @@ def _declare(lib):
         "nsmpy_run": (I, [P, P, D, I]), "nsmpy_audit": (I, [P, DP]),
         "nsmpy_catch_begin": (I, [P]), "nsmpy_catch_end": (I, [P]),
         "nsmpy_catch_stop": (None, []),
+        "nsmpy_param_value": (I, [ctypes.c_char_p, ctypes.c_char_p, DP, ctypes.c_char_p,
+                                  ctypes.c_size_t]),
         "nsmpy_warn_attach": (P, [P]), "nsmpy_warn_free": (None, [P]),
         "nsmpy_warn_take": (P, [P, ctypes.POINTER(ctypes.c_size_t)]),
         "nsm_sim_check_tangent": (I, [P, S]),
@@ -1575,10 +1578,33 @@ class Model:
                 # (it was shown raw)
                 raise ParameterError("unknown parameter %r; valid parameters: %s"
                                      % (name, ", ".join(self.params) or "(none)"))
-            x = _number(value, "parameter '%s'" % name, ParameterError)
+            x = self._with_unit(name, value)
+            if x is None:
+                x = _number(value, "parameter '%s'" % name, ParameterError)
             if lib.nsm_sim_set_param(sim, name.encode(), x) != 0:
                 raise ParameterError(_text(lib.nsm_sim_message(sim)) or
                                      "invalid value %r of parameter '%s'" % (value, name))
+
+    def _with_unit(self, name, value):
+        """A text value of parameter name that is a number followed by a
+        unit ('981 cm/s^2', '2kN/m') in SI, read by the command line's own
+        code (--set NAME='VALUE UNIT': the unit must have the parameter's
+        dimension); None for any other value (_number reads it)."""
+        text = value.decode("ascii", "replace") if isinstance(value, (bytes, bytearray)) \
+            else value
+        if not isinstance(text, str) or _DECIMAL.fullmatch(text):
+            return None
+        m = _DECIMAL.match(text)
+        rest = text[m.end():].lstrip(" \t") if m else ""
+        if not rest or rest[0] in "0123456789.+-eE" or "\0" in text:
+            return None
+        x, err = ctypes.c_double(), ctypes.create_string_buffer(512)
+        if self._lib.nsmpy_param_value(text.encode("utf-8", "replace"),
+                                       self.params[name].unit.encode(), ctypes.byref(x), err,
+                                       len(err)) != 0:
+            raise ParameterError("bad value %r for parameter '%s': %s"
+                                 % (value, name, _text(err.value)))
+        return x.value
 
     def _configure(self, sim, method, params, dt, every, rtol, atol, max_steps,
                    max_event_rate, zeno):
@@ -2374,7 +2400,9 @@ class Model:
             if pilot is not None:
                 cmd += ["--basin-pilot", str(_count(pilot, "pilot", 0, 1000))]
             for k, v in (params or {}).items():
-                cmd += ["--set", "%s=%r" % (k, _number(v, k, ParameterError))]
+                x = self._with_unit(k, v) if k in self.params else None
+                cmd += ["--set", "%s=%r" % (k, _number(v, k, ParameterError) if x is None
+                                            else x)]
             for arg in cmd[1:]:     # a NUL escaped as a bare ValueError from exec
                 _ctext(arg, "basins: the argument")
             p, stopped = _run_stoppable(cmd, "nsmc", cwd=d)

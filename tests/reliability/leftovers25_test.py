@@ -30,6 +30,13 @@ Cases (each under 20 s in the normal build):
              link to nothing, said "No such file or directory" or "'D' is
              not a folder".  Now "'D' is a symbolic link to 'nowhere/x',
              which does not exist", exit 1, nothing made.
+  pyunits    Python's params={'g': '981 cm/s^2'} was refused ("a plain
+             decimal number") while the simulators' --set g='981 cm/s^2'
+             converts it.  Now read by the command line's own code
+             (setfile_value, linked into the model's shared object): the
+             same SI value (the ball's first landing at sqrt(2 h/g) with g
+             = 9.81 m/s^2), and the same refusals word for word (a unit of
+             another dimension, Hz for m/s^2, an underflow).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -282,6 +289,39 @@ def case_dangling(tmp):
                   "%s: exit 1, \"%s\", nothing made" % (label, words), p)
 
 
+# ---- pyunits -----------------------------------------------------------------
+
+def case_pyunits(tmp):
+    """params= with a unit: --set's conversion and --set's errors."""
+    os.environ["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
+    import nsm
+    m = nsm.compile(BALL)
+    t1 = (2 * 1.0 / 9.81) ** 0.5        # the first landing from 1 m under 9.81 m/s^2
+    for text in ("981 cm/s^2", "981cm/s^2", "9810 mm/s^2", "0.00981 km/s^2", b"981 cm/s^2"):
+        r = m.run(t_end=1, params={"g": text})
+        shown = text.decode() if isinstance(text, bytes) else text
+        p = go(tmp, [SIM, "--set", "g=" + shown, "--t-end", "1", "--out", "u.csv"])
+        rows = [ln.split() for ln in p.stdout.splitlines() if " impact " in ln]
+        tp = float(r.events[0][0]) if len(r.events) else None
+        ts = float(rows[0][0]) if rows else None
+        print("  params={'g': %r} -> first landing %s s; --set -> %s s; sqrt(2 h/g) = %.12g s"
+              % (text, tp, ts, t1))
+        check(tp is not None and ts is not None and abs(tp - t1) < 1e-6 and
+              abs(ts - t1) < 1e-6, "g = %r: the landing at sqrt(2 h/g), as --set gives" % text)
+    for text in ("981 cm", "2 Hz", "981 furlongs", "1e-400 m/s^2", "1e-320 nm/s^2"):
+        p = go(tmp, [SIM, "--set", "g=" + text, "--t-end", "1", "--out", "u.csv"])
+        cli = p.stderr.split("for parameter 'g': ", 1)[-1].splitlines()[0]
+        try:
+            m.run(t_end=1, params={"g": text})
+            outcome = "ran"
+        except nsm.ParameterError as err:
+            outcome = str(err)
+        print("  params={'g': %r} -> %s\n    --set: %s" % (text, outcome[:150], cli[:150]))
+        check(p.returncode == 1 and outcome.endswith(cli) and "parameter 'g'" in outcome,
+              "g = %r: refused as --set refuses it, word for word" % text)
+
+
 if __name__ == "__main__":
     main({"underflow": case_underflow, "cachesafe": case_cachesafe,
-          "tabletwice": case_tabletwice, "dangling": case_dangling}, "left25", case_arg=4)
+          "tabletwice": case_tabletwice, "dangling": case_dangling,
+          "pyunits": case_pyunits}, "left25", case_arg=4)
