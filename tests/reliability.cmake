@@ -1269,7 +1269,7 @@ endforeach()
 # What the twenty-second and twenty-third hostile passes left as found
 # (tests/reliability/leftovers25_test.py): a value below a double's range
 # refused as one beyond it is; each case under 20 s in the normal build.
-foreach(case underflow cachesafe tabletwice dangling pyunits)
+foreach(case underflow cachesafe tabletwice dangling pyunits animstop)
   add_test(NAME reliability/left25_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers25_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})

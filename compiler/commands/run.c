@@ -1735,6 +1735,12 @@ static int run_outcome(int rc, int sig, const char *report, const char *bin, con
             stopped_unopened_said(sig_text(s), dir, h5);
             return rc > 128 ? rc : 128 + s;
         }
+        if (strstr(report, "stopped-animation")) {
+            fprintf(stderr, "nsmc: interrupted by %s while the animation was drawn: the "
+                    "simulation reached its end; %s/trajectory.csv and events.csv are whole, "
+                    "no animation was drawn, not summarised\n", sig_text(s), dir);
+            return rc > 128 ? rc : 128 + s;
+        }
         fprintf(stderr, "nsmc: interrupted by %s: the simulation stopped early; %s/trajectory.csv "
                 "and events.csv hold whole lines up to where it stopped, not summarised\n",
                 sig_text(s), dir);

@@ -1781,7 +1781,10 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
 {
     const nsm_model *m = d->m;
     double t = fmax(nsm_sim_time(sim), d->t_out);
+    /* a stop that comes while the animation is drawn finds the run at its end */
+    int sig_before = stop_signal, had_anim = d->anim != NULL;
     int anim_failed = anim_write(d->anim, d->prog, stop_signal != 0);
+    int anim_stopped = had_anim && !sig_before && stop_signal != 0;
     if (sink_close(&d->out))
         write_failed(d, d->out.err, d->out.path);
     if (sink_close(&d->events))
@@ -1833,6 +1836,14 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         sinks_failed_said(d);
         nsm_sim_free(sim);
         return 3;
+    }
+    if (sig && anim_stopped) {
+        report_to_parent("stopped-animation\n");
+        fprintf(stderr, "%s: interrupted by %s while the animation was drawn: the run had "
+                "reached its end at t = %.12g s; the output files are whole\n", d->prog,
+                signal_name(sig), t);
+        nsm_sim_free(sim);
+        return 128 + sig;
     }
     if (sig) {
         fprintf(stderr, "%s: interrupted by %s at t = %.12g s; the output files hold whole "

@@ -37,6 +37,14 @@ Cases (each under 20 s in the normal build):
              same SI value (the ball's first landing at sqrt(2 h/g) with g
              = 9.81 m/s^2), and the same refusals word for word (a unit of
              another dimension, Hz for m/s^2, an underflow).
+  animstop   SIGTERM to `nsmc run --animate` while gnuplot drew the GIF
+             (the run at its end) left the earlier run's GIF beside this
+             run's animation.gp and an empty animation.log, and nsmc run
+             said "the simulation stopped early".  Now the earlier GIF and
+             the log are removed (as when gnuplot is missing), this run's
+             script kept, and both programs say the run reached its end
+             and the animation was stopped; exit 128 + 15; the trajectory
+             whole to t_end with the ball's first landing at sqrt(2 h/g).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -45,7 +53,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, env_for, main  # noqa: E402
+from passlib import SANITIZED, check, env_for, main, proc_descendants  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 SIM = os.path.abspath(sys.argv[2])
@@ -321,7 +329,51 @@ def case_pyunits(tmp):
               "g = %r: refused as --set refuses it, word for word" % text)
 
 
+# ---- animstop ----------------------------------------------------------------
+
+def case_animstop(tmp):
+    """A stop while the animation is drawn: said so, no earlier GIF left."""
+    import signal
+    import time
+    cmd = [NSMC, "run", BALL, "--out-dir", "R", "--animate", "-q", "--no-plot"]
+    p = go(tmp, cmd)
+    check(p.returncode == 0 and os.path.isfile(os.path.join(tmp, "R", "animation.gif")),
+          "a first run draws R/animation.gif", p)
+    earlier = os.path.getmtime(os.path.join(tmp, "R", "animation.gif"))
+    run = subprocess.Popen(cmd, cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    t0, seen = time.monotonic(), False
+    while run.poll() is None and time.monotonic() - t0 < 60 * SLOW and not seen:
+        seen = any("gnuplot" in c for c in proc_descendants(run.pid).values())
+        time.sleep(0.002)
+    if not seen:
+        run.communicate(timeout=60)
+        raise AssertionError("gnuplot never ran under nsmc run --animate")
+    run.send_signal(signal.SIGTERM)
+    err = run.communicate(timeout=60 * SLOW)[1]
+    left = sorted(os.listdir(os.path.join(tmp, "R")))
+    print("  SIGTERM while gnuplot draws -> %d\n    %s\n    R: %s"
+          % (run.returncode, "\n    ".join(err.strip().splitlines()[-3:]), left))
+    gif = os.path.join(tmp, "R", "animation.gif")
+    check(run.returncode == 128 + signal.SIGTERM, "exit 128 + SIGTERM")
+    check("stopped early" not in err and "reached its end" in err and
+          "while the animation was drawn" in err, "nsmc run says the run reached its end and "
+          "the animation was stopped, not that the simulation stopped early")
+    check(not (os.path.exists(gif) and os.path.getmtime(gif) == earlier) and
+          "animation.log" not in left and "animation.gp" in left,
+          "no earlier GIF left as this run's, no animation.log; this run's script kept")
+    with open(os.path.join(tmp, "R", "trajectory.csv")) as f:
+        rows = [ln.split(",") for ln in f.read().splitlines()[1:]]
+    with open(os.path.join(tmp, "R", "events.csv")) as f:
+        ev = [ln.split(",") for ln in f.read().splitlines()[1:]]
+    t1 = (2 * 1.0 / 9.81) ** 0.5
+    print("    trajectory to t = %s s; first landing at %s s (sqrt(2 h/g) = %.12g s)"
+          % (rows[-1][0], ev[0][0], t1))
+    check(abs(float(rows[-1][0]) - 10) < 1e-9 and abs(float(ev[0][0]) - t1) < 1e-9,
+          "the trajectory whole to t_end = 10 s, the first landing at sqrt(2 h/g)")
+
+
 if __name__ == "__main__":
     main({"underflow": case_underflow, "cachesafe": case_cachesafe,
           "tabletwice": case_tabletwice, "dangling": case_dangling,
-          "pyunits": case_pyunits}, "left25", case_arg=4)
+          "pyunits": case_pyunits, "animstop": case_animstop}, "left25", case_arg=4)
