@@ -116,7 +116,20 @@ static int keyword(const char *s, int len)
     return TK_IDENT;
 }
 
-/* Converts the number's text; refuses values that overflow a double. */
+/* Whether the number text s, read as v, is nonzero but read as 0 (it
+** underflowed: 1e-400); a text of zeros ("0.0e-999") is 0 indeed. */
+static bool number_underflowed(const char *s, double v)
+{
+    if (v != 0)
+        return false;
+    for (; *s && *s != 'e' && *s != 'E'; s++)
+        if (*s >= '1' && *s <= '9')
+            return true;
+    return false;
+}
+
+/* Converts the number's text; refuses values that overflow a double or
+** that underflow to 0 from a nonzero text. */
 static Token number(Lexer *lx, const char *start, const char *end)
 {
     Token t = make(lx, TK_NUMBER, start, end);
@@ -132,6 +145,13 @@ static Token number(Lexer *lx, const char *start, const char *end)
     t.num = strtod(buf, NULL);
     if (!isfinite(t.num)) {
         diag_error(lx->diag, t.loc, "number out of range");
+        t.kind = LEX_ERROR;
+        return t;
+    }
+    if (number_underflowed(buf, t.num)) {
+        diag_error(lx->diag, t.loc, "number out of range: '%s' is below the range of a double "
+                   "and would be taken as 0 (nonzero doubles are at least 4.9e-324 in "
+                   "magnitude)", buf);
         t.kind = LEX_ERROR;
         return t;
     }

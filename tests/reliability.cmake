@@ -1290,3 +1290,14 @@ foreach(case findings_movedmade findings_ccnoprog findings_ownabs kept_race)
   set_tests_properties(reliability/twentyfourth_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the twenty-second and twenty-third hostile passes left as found
+# (tests/reliability/leftovers25_test.py): a value below a double's range
+# refused as one beyond it is; each case under 20 s in the normal build.
+foreach(case underflow cachesafe tabletwice dangling pyunits animstop)
+  add_test(NAME reliability/left25_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers25_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left25_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

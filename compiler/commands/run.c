@@ -145,6 +145,20 @@ static int in_list(const char *s, const char *const *list, size_t n)
     return 0;
 }
 
+/* Whether the user gave the simulator --table among its words (before or
+ * after "--"): nsmc run then passes it no second one, which the simulator
+ * refuses as an option given twice (the user's own two are refused so). */
+static int user_table(const RunOptions *o)
+{
+    for (int i = 0; i < o->nsim; i++)
+        if (!strcmp(o->sim[i], "--table"))
+            return 1;
+    for (int i = 0; i < o->nextra; i++)
+        if (!strcmp(o->extra[i], "--table"))
+            return 1;
+    return 0;
+}
+
 /* Whether s is one of the simulator's options that take a value (the
  * words after "--" it splits as --NAME=VALUE). */
 static int sim_takes_value(const char *s)
@@ -794,15 +808,45 @@ static int write_atomic(const char *path, const char *text, size_t n, Arena *a)
     return 0;
 }
 
-/* The cache directory: $XDG_CACHE_HOME/nsm, ~/.cache/nsm, else /tmp/nsm-cache-UID. */
+/* The cache directory: $XDG_CACHE_HOME/nsm, $HOME/.cache/nsm, else
+** /tmp/nsm-cache-UID.  A relative XDG_CACHE_HOME or HOME is ignored, as
+** the XDG base directory rules say (a relative HOME put the cache under
+** the current folder); cache_root_safe checks the folder before use. */
 static const char *cache_root(Arena *a)
 {
     const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     if (x && x[0] == '/')
         return arena_printf(a, "%s/nsm", x);
-    if (home && *home)
+    if (home && home[0] == '/')
         return arena_printf(a, "%s/.cache/nsm", home);
     return arena_printf(a, "/tmp/nsm-cache-%ld", (long)getuid());
+}
+
+/* Makes the cache folder root (mode 0700 when made here) and checks that
+** it is ours and writable by no one else: nsmc runs the programs found
+** there, and /tmp/nsm-cache-UID could be made beforehand by another local
+** user, who would then plant a simulator we execute.  0, or 1 after the
+** message. */
+static int cache_root_safe(const char *root, Arena *a)
+{
+    struct stat st;
+    if (stat(root, &st) != 0 && errno == ENOENT && make_dirs(root, a) == 0)
+        chmod(root, 0700);
+    if (stat(root, &st) != 0) {
+        fprintf(stderr, "nsmc: error: cannot make the cache folder %s: %s (set XDG_CACHE_HOME "
+                "to a writable directory)\n", root, strerror(errno));
+        return 1;
+    }
+    const char *why = !S_ISDIR(st.st_mode) ? "it is not a folder"
+                    : st.st_uid != geteuid() ? "it is owned by another user"
+                    : (st.st_mode & 022) ? "it is writable by other users" : NULL;
+    if (!why)
+        return 0;
+    fprintf(stderr, "nsmc: error: the cache folder %s is not safe to use: %s (owner uid %ld, "
+            "mode %04o): another user could plant a program there that nsmc would run; remove it or "
+            "make it yours alone (chmod go-w), or set XDG_CACHE_HOME to a folder of yours\n",
+            root, why, (long)st.st_uid, (unsigned)(st.st_mode & 07777));
+    return 1;
 }
 
 /* Hash (FNV-1a) and size of a file's bytes.  Returns 0, or -1 if it cannot
@@ -1266,6 +1310,10 @@ static const char *build(const char *what, const char *name, const char *ctext, 
         h = hash_bytes(h, cmd.arg[i], strlen(cmd.arg[i]) + 1);
 
     const char *root = cache_root(a);
+    if (cache_root_safe(root, a)) {
+        *status = 1;
+        return NULL;
+    }
     name = cache_name(name, a);
     const char *dir = arena_printf(a, "%s/%s-%016llx", root, name, (unsigned long long)h);
     const char *bin = arena_printf(a, "%s/%s", dir, name);
@@ -1717,6 +1765,12 @@ static int run_outcome(int rc, int sig, const char *report, const char *bin, con
             stopped_unopened_said(sig_text(s), dir, h5);
             return rc > 128 ? rc : 128 + s;
         }
+        if (strstr(report, "stopped-animation")) {
+            fprintf(stderr, "nsmc: interrupted by %s while the animation was drawn: the "
+                    "simulation reached its end; %s/trajectory.csv and events.csv are whole, "
+                    "no animation was drawn, not summarised\n", sig_text(s), dir);
+            return rc > 128 ? rc : 128 + s;
+        }
         fprintf(stderr, "nsmc: interrupted by %s: the simulation stopped early; %s/trajectory.csv "
                 "and events.csv hold whole lines up to where it stopped, not summarised\n",
                 sig_text(s), dir);
@@ -2027,8 +2081,10 @@ static int run(const RunOptions *o, Arena *a)
         return 1;
     size_t had = outdir_existing_len(dir);
     if (make_dirs(dir, a) != 0) {
+        char why[8400];
+        int e = errno;
         fprintf(stderr, "nsmc: error: cannot create the output folder '%s': %s\n", dir,
-                strerror(errno));
+                outdir_dangling(dir, why, sizeof why) ? why : strerror(e));
         return 1;
     }
     if (outdir_lock_take("nsmc", dir) < 0) {
@@ -2073,7 +2129,7 @@ static int run(const RunOptions *o, Arena *a)
             fputs("nsmc: error: too many --set options\n", stderr);
             return 1;
         }
-    if (!o->quiet && args_add(args, "--table"))
+    if (!o->quiet && !user_table(o) && args_add(args, "--table"))
         return 1;
     for (int i = 0; i < o->nsim; i++) {
         int pair = in_list(o->sim[i], sim_valued, sizeof sim_valued / sizeof *sim_valued);

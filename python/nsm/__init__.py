@@ -313,14 +313,41 @@ def _locate():
 
 
 def _cache_root():
-    """$XDG_CACHE_HOME/nsm or ~/.cache/nsm, as `nsmc run` uses."""
+    """$XDG_CACHE_HOME/nsm, $HOME/.cache/nsm, else /tmp/nsm-cache-UID, as
+    `nsmc run` uses: a relative XDG_CACHE_HOME or HOME is ignored (the XDG
+    base directory rules; a relative HOME put the cache under the current
+    folder).  The folder is made (mode 0700) and checked by _cache_safe."""
     x = os.environ.get("XDG_CACHE_HOME", "")
     if x.startswith("/"):
-        return os.path.join(x, "nsm")
+        return _cache_safe(os.path.join(x, "nsm"))
     home = os.environ.get("HOME", "")
-    if home:
-        return os.path.join(home, ".cache", "nsm")
-    return "/tmp/nsm-cache-%d" % os.getuid()
+    if home.startswith("/"):
+        return _cache_safe(os.path.join(home, ".cache", "nsm"))
+    return _cache_safe("/tmp/nsm-cache-%d" % os.getuid())
+
+
+def _cache_safe(root):
+    """root, made (mode 0700) when missing and checked to be a folder of
+    ours that no one else may write: the package loads the programs found
+    there, and /tmp/nsm-cache-UID could be made beforehand by another local
+    user who would plant one.  CompileError otherwise."""
+    try:
+        if not os.path.lexists(root):
+            os.makedirs(root, exist_ok=True)
+            os.chmod(root, 0o700)
+        st = os.stat(root)
+    except OSError as err:
+        raise _cache_error(root, err) from None
+    why = ("it is not a folder" if not stat.S_ISDIR(st.st_mode) else
+           "it is owned by another user" if st.st_uid != os.geteuid() else
+           "it is writable by other users" if st.st_mode & 0o022 else None)
+    if why:
+        raise CompileError("the cache folder %s is not safe to use: %s (owner uid %d, mode "
+                           "%04o): another user could plant a program there that would be "
+                           "loaded; remove it or make it yours alone (chmod go-w), or set "
+                           "XDG_CACHE_HOME to a folder of yours"
+                           % (root, why, st.st_uid, st.st_mode & 0o7777))
+    return root
 
 
 def _cache_error(path, err):
@@ -977,10 +1004,11 @@ def _build(ctext, paths, load, verbose=False):
     libdir = os.path.dirname(paths.LIBNSMRT)
     cmd = cc + ["-O2", "-fPIC", "-shared", "-DNSM_NO_MAIN", "-DNSMPY_MODEL=" + symbol,
                 "-I", paths.INCLUDE] + list(paths.CFLAGS)
-    link = ["-L", libdir, "-Wl,-rpath," + libdir, "-lnsmrt", "-lm"]
+    cli = os.path.join(libdir, "libnsmcli.a")   # --set's unit reading (nsmpy_param_value)
+    link = [cli, "-L", libdir, "-Wl,-rpath," + libdir, "-lnsmrt", "-lm"]
     h = hashlib.sha256()
     h.update(ctext.encode())
-    for f in (helper, paths.LIBNSMRT, os.path.join(paths.INCLUDE, "nsm", "nsm.h"),
+    for f in (helper, paths.LIBNSMRT, cli, os.path.join(paths.INCLUDE, "nsm", "nsm.h"),
               os.path.join(paths.INCLUDE, "nsm", "model.h")):
         _hash_file(h, f)
     h.update("\0".join(cmd + link).encode())
@@ -1152,6 +1180,8 @@ def _declare(lib):
         "nsmpy_run": (I, [P, P, D, I]), "nsmpy_audit": (I, [P, DP]),
         "nsmpy_catch_begin": (I, [P]), "nsmpy_catch_end": (I, [P]),
         "nsmpy_catch_stop": (None, []),
+        "nsmpy_param_value": (I, [ctypes.c_char_p, ctypes.c_char_p, DP, ctypes.c_char_p,
+                                  ctypes.c_size_t]),
         "nsmpy_warn_attach": (P, [P]), "nsmpy_warn_free": (None, [P]),
         "nsmpy_warn_take": (P, [P, ctypes.POINTER(ctypes.c_size_t)]),
         "nsm_sim_check_tangent": (I, [P, S]),
@@ -1234,7 +1264,25 @@ def _number(value, what, error=None):
                     % (what, _shown(value), type(err).__name__, err)) from err
     if not math.isfinite(x):
         raise error("%s must be a finite number, got %r" % (what, value))
+    if x == 0 and _nonzero(value):
+        raise error("%s is %s, below the range of a double: it would be taken as 0 "
+                    "(nonzero doubles are at least 4.9e-324 in magnitude)"
+                    % (what, _shown(value)))
     return x
+
+
+def _nonzero(value):
+    """Whether value, which float() read as 0, is nonzero (it underflowed:
+    '1e-400', Decimal('1e-400'), Fraction(1, 10**400)); a text of zeros
+    ('0.0e-999') is 0 indeed."""
+    if isinstance(value, (bytes, bytearray)):
+        value = bytes(value).decode("ascii", "replace")
+    if isinstance(value, str):
+        return re.search(r"[1-9]", re.split(r"[eE]", value)[0]) is not None
+    try:
+        return bool(value != 0)
+    except Exception:       # a value that cannot be compared: float() is its word
+        return False
 
 
 def _check_signals():
@@ -1530,10 +1578,33 @@ class Model:
                 # (it was shown raw)
                 raise ParameterError("unknown parameter %r; valid parameters: %s"
                                      % (name, ", ".join(self.params) or "(none)"))
-            x = _number(value, "parameter '%s'" % name, ParameterError)
+            x = self._with_unit(name, value)
+            if x is None:
+                x = _number(value, "parameter '%s'" % name, ParameterError)
             if lib.nsm_sim_set_param(sim, name.encode(), x) != 0:
                 raise ParameterError(_text(lib.nsm_sim_message(sim)) or
                                      "invalid value %r of parameter '%s'" % (value, name))
+
+    def _with_unit(self, name, value):
+        """A text value of parameter name that is a number followed by a
+        unit ('981 cm/s^2', '2kN/m') in SI, read by the command line's own
+        code (--set NAME='VALUE UNIT': the unit must have the parameter's
+        dimension); None for any other value (_number reads it)."""
+        text = value.decode("ascii", "replace") if isinstance(value, (bytes, bytearray)) \
+            else value
+        if not isinstance(text, str) or _DECIMAL.fullmatch(text):
+            return None
+        m = _DECIMAL.match(text)
+        rest = text[m.end():].lstrip(" \t") if m else ""
+        if not rest or rest[0] in "0123456789.+-eE" or "\0" in text:
+            return None
+        x, err = ctypes.c_double(), ctypes.create_string_buffer(512)
+        if self._lib.nsmpy_param_value(text.encode("utf-8", "replace"),
+                                       self.params[name].unit.encode(), ctypes.byref(x), err,
+                                       len(err)) != 0:
+            raise ParameterError("bad value %r for parameter '%s': %s"
+                                 % (value, name, _text(err.value)))
+        return x.value
 
     def _configure(self, sim, method, params, dt, every, rtol, atol, max_steps,
                    max_event_rate, zeno):
@@ -2329,7 +2400,9 @@ class Model:
             if pilot is not None:
                 cmd += ["--basin-pilot", str(_count(pilot, "pilot", 0, 1000))]
             for k, v in (params or {}).items():
-                cmd += ["--set", "%s=%r" % (k, _number(v, k, ParameterError))]
+                x = self._with_unit(k, v) if k in self.params else None
+                cmd += ["--set", "%s=%r" % (k, _number(v, k, ParameterError) if x is None
+                                            else x)]
             for arg in cmd[1:]:     # a NUL escaped as a bare ValueError from exec
                 _ctext(arg, "basins: the argument")
             p, stopped = _run_stoppable(cmd, "nsmc", cwd=d)

@@ -457,3 +457,17 @@ long nsmpy_describe(char *buf, long len)
     nsm_locale_c_end(&saved);
     return n;
 }
+
+/* The command line's reading of --set NAME='VALUE UNIT' (setfile_value, in
+** libnsmcli, runtime/programs/setfile.c): params={'g': '981 cm/s^2'} is
+** converted to SI exactly as --set g='981 cm/s^2' is, with its errors. */
+int setfile_value(const char *text, const char *unit, int any, double *value, char *err,
+                  size_t errlen);
+
+/* A parameter's value text with a unit into *value (SI) for the parameter
+** whose SI unit is unit: 0, or -1 with the reason in err. */
+int nsmpy_param_value(const char *text, const char *unit, double *value, char *err,
+                      size_t errlen)
+{
+    return setfile_value(text, unit, 0, value, err, errlen);
+}

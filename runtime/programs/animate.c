@@ -1039,8 +1039,8 @@ static int draw(const Anim *a, const char *title, const char *prog, char *err, s
     }
     if (rc != PLOT_OK)
         unlinkat(fat, from, 0);
-    else
-        unlinkat(lat, logrel, 0);
+    if (rc == PLOT_OK || rc == PLOT_ESTOP)
+        unlinkat(lat, logrel, 0);   /* a stopped gnuplot's log tells nothing */
     return rc;
 }
 
@@ -1080,6 +1080,14 @@ int anim_write(Anim *a, const char *prog, int skip)
                         "the bodies on a line\n", prog);
         } else if (rc == PLOT_NOGNUPLOT) {
             fprintf(stderr, "%s: note: no animation: %s\n", prog, err);
+        } else if (rc == PLOT_ESTOP) {
+            /* as without gnuplot: no earlier GIF left as this run's */
+            int gone = anim_earlier_remove(a);
+            fprintf(stderr, "%s: note: no animation: a stop signal came while gnuplot drew it, "
+                    "after the run had reached its end (the script is %.*s.gp)%s\n", prog,
+                    (int)strlen(a->path) - 4, a->path, gone ? "; the earlier animation there, which did not show this run, "
+                    "was removed" : "");
+            failed = 1;
         } else {
             fprintf(stderr, "%s: error: no animation: %s\n", prog, err);
             failed = 1;

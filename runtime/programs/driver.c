@@ -1781,7 +1781,10 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
 {
     const nsm_model *m = d->m;
     double t = fmax(nsm_sim_time(sim), d->t_out);
+    /* a stop that comes while the animation is drawn finds the run at its end */
+    int sig_before = stop_signal, had_anim = d->anim != NULL;
     int anim_failed = anim_write(d->anim, d->prog, stop_signal != 0);
+    int anim_stopped = had_anim && !sig_before && stop_signal != 0;
     if (sink_close(&d->out))
         write_failed(d, d->out.err, d->out.path);
     if (sink_close(&d->events))
@@ -1833,6 +1836,14 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         sinks_failed_said(d);
         nsm_sim_free(sim);
         return 3;
+    }
+    if (sig && anim_stopped) {
+        report_to_parent("stopped-animation\n");
+        fprintf(stderr, "%s: interrupted by %s while the animation was drawn: the run had "
+                "reached its end at t = %.12g s; the output files are whole\n", d->prog,
+                signal_name(sig), t);
+        nsm_sim_free(sim);
+        return 128 + sig;
     }
     if (sig) {
         fprintf(stderr, "%s: interrupted by %s at t = %.12g s; the output files hold whole "
@@ -2085,11 +2096,12 @@ static int option_slot(const char *const *valued, int k, const char *val)
 /* Whether flag a (an option without a value: --summary, --phase,
 ** --lyapunov, --no-zeno) was met before, *seen holding those met so far:
 ** given twice it was taken without a word, where a valued option twice is
-** refused.  --table is left out: nsmc run passes it itself, and the user
-** may too. */
+** refused.  --table too: nsmc run passes it only when the user's words
+** hold none. */
 static int flag_repeated(unsigned *seen, const char *a)
 {
-    static const char *const flags[] = { "--summary", "--phase", "--lyapunov", "--no-zeno" };
+    static const char *const flags[] = { "--summary", "--phase", "--lyapunov", "--no-zeno",
+                                           "--table" };
     for (unsigned k = 0; k < sizeof flags / sizeof *flags; k++) {
         if (strcmp(a, flags[k]))
             continue;
@@ -2506,8 +2518,13 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         }
         plot_had = outdir_existing_len(plot_dir);
         if (make_dir(plot_dir)) {
+            char why[8400];
+            int dangling = outdir_dangling(plot_dir, why + 2, sizeof why - 2);
+            if (dangling)
+                memcpy(why, ": ", 2);
             nsm_sim_free(sim);
-            return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir, "");
+            return bad(d.prog, "cannot create the plot directory '%s'%s", plot_dir,
+                       dangling ? why : "");
         }
         snprintf(plot_traj, sizeof plot_traj, "%s/trajectory.csv", plot_dir);
         snprintf(plot_ev, sizeof plot_ev, "%s/events.csv", plot_dir);

@@ -374,6 +374,36 @@ int outdir_path_check(const char *prog, const char *dir)
     return 1;
 }
 
+/* Whether dir, or a folder on its way, is a symbolic link to nothing: then
+** a message naming the link and the missing target into why (len bytes)
+** and 1 (mkdir said only "No such file or directory", or the folder was
+** "not a folder"), else 0. */
+int outdir_dangling(const char *dir, char *why, size_t len)
+{
+    char path[PATH_MAX], target[PATH_MAX];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path)
+        return 0;
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        char keep = path[i];
+        path[i] = '\0';
+        struct stat lst, st;
+        ssize_t t;
+        if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && stat(path, &st) != 0 &&
+            errno == ENOENT && (t = readlink(path, target, sizeof target - 1)) >= 0) {
+            target[t] = '\0';
+            snprintf(why, len, "'%s' is a symbolic link to '%s', which does not exist", path,
+                     target);
+            return 1;
+        }
+        path[i] = keep;
+    }
+    return 0;
+}
+
 /* Makes the output folder dir and takes its lock for the rest of the
 ** process (outdir_lock_take); the lock also proves the folder writable
 ** before any work.  0, or 1 after a message. */
@@ -383,6 +413,13 @@ int outdir_lock(const char *prog, const char *dir)
     if (outdir_path_check(prog, dir))
         return 1;
     size_t had = outdir_existing_len(dir);
+    char why[2 * PATH_MAX + 64];
+    if (((mkdir(dir, 0777) != 0 && errno != EEXIST) || stat(dir, &st) != 0) &&
+        outdir_dangling(dir, why, sizeof why)) {
+        fprintf(stderr, "%s: error: cannot create the output folder '%s': %s\n", prog, dir,
+                why);
+        return 1;
+    }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "%s: error: cannot create '%s': %s\n", prog, dir, strerror(errno));
         return 1;

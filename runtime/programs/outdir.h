@@ -17,6 +17,7 @@
 #define OUTDIR_NAME_ROOM 48
 
 int outdir_path_check(const char *prog, const char *dir);
+int outdir_dangling(const char *dir, char *why, size_t len);
 int outdir_lock(const char *prog, const char *dir);
 int outdir_lock_take(const char *prog, const char *dir);
 int outdir_lock_take_for(const char *prog, const char *dir, const char *option);

@@ -16,6 +16,13 @@
 #include "setfile.h"
 #include "units.h"     /* the compiler's unit table (compiler/units.c), one for both */
 
+
+/* Why a nonzero number that reads as 0 is refused (underflowed). */
+#define UNDER_WHY "below the range of a double: it would be taken as 0 (nonzero doubles are " \
+                  "at least 4.9e-324 in magnitude)"
+
+static int underflowed(const char *s, const char *end, double v);
+
 /* Skip blanks. */
 static char *skip_blank(char *s)
 {
@@ -63,8 +70,12 @@ static int parse_line(char *s, char **name, char **value, const char **msg)
                "magnitude)";
         return -1;
     }
+    if (end != p && underflowed(p, end, v)) {
+        *msg = "the number after '=' is " UNDER_WHY;
+        return -1;
+    }
     if (end != p && errno == ERANGE)
-        errno = 0;      /* an underflow is its rounding (setfile_value) */
+        errno = 0;      /* a subnormal is its rounding (setfile_value) */
     if (end == p || errno != 0) {
         *msg = "expected a number after '=' (SI, or followed by a unit)";
         return -1;
@@ -267,6 +278,19 @@ char *setfile_trim(char *s)
     return s;
 }
 
+/* Whether the number text s..end, which read as v, is nonzero but read
+** as 0: it underflowed (1e-400), and 0 is not what the user wrote.  A
+** text of zeros ("0", "0.0e-999") is 0 indeed. */
+static int underflowed(const char *s, const char *end, double v)
+{
+    if (v != 0)
+        return 0;
+    for (; s < end && *s != 'e' && *s != 'E'; s++)
+        if (*s >= '1' && *s <= '9')
+            return 1;
+    return 0;
+}
+
 /* Decimal strtod; see setfile.h.  strtod itself also reads hexadecimal
 ** floats and inf/nan: the decimal characters' span bounds what it may
 ** take, and anything longer is no number at all. */
@@ -294,6 +318,8 @@ const char *setfile_number(const char *s, double *v)
         return "not a decimal number";
     if (!isfinite(*v))
         return "beyond the range of a double (at most 1.8e308 in magnitude)";
+    if (underflowed(s, end, *v))
+        return UNDER_WHY;
     return NULL;
 }
 
@@ -309,8 +335,13 @@ int setfile_value(const char *text, const char *unit, int any, double *value, ch
                  "magnitude)", (int)(end - text), text);
         return -1;
     }
+    if (end != text && underflowed(text, end, v)) {
+        snprintf(err, errlen, "'%.*s' is %s", (int)(end - text), text, UNDER_WHY);
+        return -1;
+    }
     if (end != text && errno == ERANGE)
-        errno = 0;      /* an underflow (1e-320) is its rounding, as Python's float() takes it */
+        errno = 0;      /* a subnormal (1e-320) is its rounding, as Python's float() takes it */
+    const char *numend = end;
     if (end == text || errno != 0) {
         snprintf(err, errlen, "expected a number, optionally followed by a unit ('2.5', "
                  "'2.5 N/m')");
@@ -337,6 +368,11 @@ int setfile_value(const char *text, const char *unit, int any, double *value, ch
     if (!isfinite(v * scale)) {
         snprintf(err, errlen, "%g %s is %g x %g in SI units, more than the largest double "
                  "(1.8e308)", v, ut, v, scale);
+        return -1;
+    }
+    if (v != 0 && v * scale == 0) {
+        snprintf(err, errlen, "'%.*s %s' is %.*s x %g in SI units, %s", (int)(numend - text),
+                 text, ut, (int)(numend - text), text, scale, UNDER_WHY);
         return -1;
     }
     if (any) {

@@ -48,9 +48,9 @@ double setfile_strtod(const char *s, char **end);
 
 /* A finite decimal number filling the whole of s (setfile_strtod) into *v:
  * NULL, or why s is not one, to show the user ("not a number", "beyond a
- * double's range ...").  An underflow is its rounding (1e-320 is taken as
- * the subnormal 1e-320, 1e-400 as 0), as Python's float() takes it: what
- * the value may be is for its option to say. */
+ * double's range ...").  A subnormal is its rounding (1e-320 is taken as
+ * the subnormal 1e-320), as Python's float() takes it; a nonzero text
+ * that would read as 0 (1e-400) is refused as below a double's range. */
 const char *setfile_number(const char *s, double *v);
 
 /* Parses the value of --set NAME=VALUE for a parameter whose SI unit text is
