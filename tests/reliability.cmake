@@ -1200,3 +1200,16 @@ foreach(case findings_extras findings_studyout findings_animscript findings_move
   set_tests_properties(reliability/twentysecond_cli_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the twenty-second hostile passes left as found
+# (tests/reliability/leftovers24_test.py): empty fields of a section spec,
+# nsmc continue's --plot with --no-plot, the simulator's --plot naming nsmc
+# run's own folder, a run's own file named in messages, an MPI sweep's rank
+# count; each case under 20 s in the normal build.
+foreach(case sectionempty contplot plotdir ownfile mpiranks)
+  add_test(NAME reliability/left24_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers24_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left24_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""What the twenty-second hostile passes left as found (issue #29,
+docs/fuzzing.md), each a check that failed before its fix.
+
+    tests/reliability/leftovers24_test.py NSMC SIM SOURCE_DIR CASE
+
+SIM is the bouncing ball's simulator (models/bouncing_ball.nsm: m = 1 kg,
+g = 9.81 m/s^2, e = 0.9, dropped from 1 m).
+
+Cases (each under 20 s in the normal build):
+  sectionempty  a section spec with an empty last field (`period:0.3:`,
+                `plane:B.x-0.5:`, `impact:floor:`) or an empty first one
+                (`period::`) took that field's default, exit 0.  Now refused
+                naming the field in the simulator's --section, nsmc sweep's
+                --section and Python's section=; `period:0.3:0.1` and
+                `plane:B.x-0.5:down` still record the free fall by hand
+                (x = h - g t^2/2 at t = 0.1, 0.4 s; B.x = 0.5 m at t =
+                sqrt(2 (h - 0.5)/g)).
+  contplot      `nsmc continue --plot COLUMN --no-plot`: the column taken
+                without a word.  Now refused as nsmc run refuses --phase
+                with --no-plot, nothing made.
+  plotdir       `nsmc run M --out-dir R -- --plot R` (and `./R/`): refused
+                as "another run (process N)", N being nsmc run itself.  Now
+                a message saying the simulator's --plot names the run's own
+                folder; `-- --plot P` elsewhere still draws there.
+  ownfile       `nsmc run M --out-dir R -- --set-file R/plot.gp`: refused
+                as "--out-dir 'R/plot.gp' is the parameter file ...".  Now
+                the message names the run's own file and its folder's
+                option; the parameter file left intact.
+  mpiranks      an MPI sweep over 2 ranks said "1 job on each of several
+                MPI ranks".  Now "on each of 2 MPI ranks"; one process
+                names no ranks.
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import math
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import PY_EXPECT, check, main, python_script, run  # noqa: E402
+
+NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])
+BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
+G, H = 9.81, 1.0
+
+
+def csv_rows(path):
+    """The data rows of a CSV file (its header left out), as float lists."""
+    with open(path) as f:
+        return [[float(x) for x in line.split(",")] for line in f.read().splitlines()[1:]]
+
+
+def last_line(p):
+    """The last line of a process's standard error."""
+    return (p.stderr.strip().splitlines() or [""])[-1]
+
+
+# ---- sectionempty ---------------------------------------------------------
+
+def case_sectionempty(tmp):
+    """Empty fields of a section spec refused, naming the field."""
+    for spec, field in (("period:0.3:", "the start T0"), ("plane:B.x-0.5:", "the direction"),
+                        ("impact:floor:", "impact takes one gap name"),
+                        ("period::", "the period T"), ("plane::down", "the plane's function"),
+                        ("impact:", "the gap's name")):
+        out = os.path.join(tmp, "s.csv")
+        p = run(tmp, [SIM, "--t-end", "1", "--section", spec, "--section-out", out])
+        print("  --section %-16s -> %d  %s" % (spec, p.returncode, last_line(p)[:110]))
+        check(p.returncode == 1 and field in p.stderr and not os.path.exists(out),
+              "--section %s refused naming %s, nothing written" % (spec, field), p)
+    # the fields given: the free fall by hand
+    p = run(tmp, [SIM, "--t-end", "1", "--section", "period:0.3:0.1", "--section-out", "p.csv"])
+    rows = csv_rows(os.path.join(tmp, "p.csv"))
+    print("  --section period:0.3:0.1 -> %s" % [(r[0], r[2]) for r in rows])
+    check(p.returncode == 0 and len(rows) >= 3 and
+          all(abs(r[2] - (H - G * r[0] ** 2 / 2)) < 1e-12 for r in rows[:2]) and
+          abs(rows[0][0] - 0.1) < 1e-15 and abs(rows[1][0] - 0.4) < 1e-15,
+          "period:0.3:0.1 records t = 0.1, 0.4, ... s, x = h - g t^2/2 before the landing", p)
+    p = run(tmp, [SIM, "--t-end", "0.4", "--section", "plane:B.x-0.5:down", "--section-out",
+                  "q.csv"])
+    rows = csv_rows(os.path.join(tmp, "q.csv"))
+    want = math.sqrt(2 * (H - 0.5) / G)
+    print("  --section plane:B.x-0.5:down -> %s (by hand t = %.15g)" % (rows, want))
+    check(p.returncode == 0 and len(rows) == 1 and abs(rows[0][0] - want) < 1e-12,
+          "plane:B.x-0.5:down records the fall through 0.5 m at sqrt(2 (h - 0.5)/g)", p)
+    # nsmc sweep
+    for spec in ("period:2*pi/omega:", "plane:M.x+0.1:"):
+        out = os.path.join(tmp, "sw")
+        p = run(tmp, [NSMC, "sweep", FIO, "--param", "omega=2.5:2.5:1", "--transient", "2",
+                      "--record", "2", "--section", spec, "--out-dir", out])
+        print("  nsmc sweep --section %-20s -> %d  %s" % (spec, p.returncode, last_line(p)[:100]))
+        check(p.returncode == 1 and "is empty" in p.stderr and
+              not os.path.exists(os.path.join(out, "summary.csv")),
+              "nsmc sweep --section %s refused before the grid" % spec, p)
+    # Python
+    python_script(tmp, "empty.py", PY_EXPECT + """
+import sys, nsm
+m = nsm.compile(sys.argv[1])
+for spec in ("period:0.3:", "plane:B.x-0.5:", "impact:floor:", "period::"):
+    expect("section(%r)" % spec, lambda: m.section(spec, t_end=1), ("SettingError",))
+    expect("sweep(section=%r)" % spec, lambda: m.sweep("e", [0.5], spec, transient=0, record=1),
+           ("SettingError",))
+    try:
+        m.section(spec, t_end=1)
+    except nsm.Error as e:
+        assert "empty" in str(e) or "one gap name" in str(e), str(e)
+rec = m.section("period:0.3:0.1", t_end=0.45)
+assert rec.shape[0] == 2 and abs(rec[1, 0] - 0.4) < 1e-15, rec
+assert abs(rec[1, 2] - (1 - 9.81 * 0.16 / 2)) < 1e-12, rec
+print("section('period:0.3:0.1'): x(0.4) =", rec[1, 2])
+""", [BALL], "empty section fields refused by Python's studies")
+
+
+# ---- contplot -------------------------------------------------------------
+
+def case_contplot(tmp):
+    """nsmc continue --plot COLUMN --no-plot refused."""
+    for order in (["--plot", "M.x", "--no-plot"], ["--no-plot", "--plot", "M.v"],
+                  ["--plot=M.x", "--no-plot"]):
+        out = os.path.join(tmp, "c")
+        p = run(tmp, [NSMC, "continue", FIO, "--param", "omega=2.4:2.5", "--out-dir", out, "-q"]
+                + order, timeout=180)
+        print("  nsmc continue %-28s -> %d  %s" % (" ".join(order), p.returncode,
+                                                   last_line(p)[:110]))
+        check(p.returncode == 1 and "--no-plot" in last_line(p) and "--plot" in last_line(p)
+              and not os.path.exists(out),
+              "nsmc continue %s refused, nothing made" % " ".join(order), p)
+
+
+# ---- plotdir --------------------------------------------------------------
+
+def case_plotdir(tmp):
+    """The simulator's --plot naming nsmc run's own folder."""
+    for plot in (["--plot", "R"], ["--plot=./R/"], ["--plot", "R//"]):
+        p = run(tmp, [NSMC, "run", BALL, "-q", "--out-dir", "R", "--", "--t-end", "1"] + plot)
+        print("  nsmc run --out-dir R -- %-14s -> %d  %s" % (" ".join(plot), p.returncode,
+                                                           last_line(p)[:120]))
+        check(p.returncode == 1 and "own folder" in p.stderr and "another run" not in p.stderr
+              and not os.path.exists(os.path.join(tmp, "R", "trajectory.csv")),
+              "-- %s refused as naming the run's own folder, nothing written" % " ".join(plot), p)
+    p = run(tmp, [NSMC, "run", BALL, "-q", "--no-plot", "--out-dir", "R", "--", "--t-end",
+                  "1", "--plot", "P"])
+    print("  nsmc run --no-plot --out-dir R -- --plot P -> %d, P: %s" %
+          (p.returncode, sorted(os.listdir(os.path.join(tmp, "P")))
+           if os.path.isdir(os.path.join(tmp, "P")) else None))
+    check(p.returncode == 0 and os.path.exists(os.path.join(tmp, "P", "plot.gp")) and
+          os.path.exists(os.path.join(tmp, "R", "trajectory.csv")),
+          "-- --plot P beside --out-dir R draws in P", p)
+
+
+# ---- ownfile --------------------------------------------------------------
+
+def case_ownfile(tmp):
+    """A parameter file that is one of the run's own files: the message
+    names the file and --out-dir."""
+    os.mkdir(os.path.join(tmp, "R"))
+    pf = os.path.join(tmp, "R", "plot.gp")
+    with open(pf, "w") as f:
+        f.write("e = 0.5\n")
+    p = run(tmp, [NSMC, "run", BALL, "-q", "--out-dir", "R", "--", "--set-file", "R/plot.gp"])
+    print("  nsmc run --out-dir R -- --set-file R/plot.gp -> %d  %s" % (p.returncode,
+                                                                     last_line(p)[:160]))
+    check(p.returncode == 1 and "--out-dir 'R/plot.gp'" not in p.stderr and
+          "'R/plot.gp'" in p.stderr and "--out-dir 'R'" in p.stderr and
+          open(pf).read() == "e = 0.5\n",
+          "the message names the run's own file R/plot.gp and --out-dir R, the file intact", p)
+
+
+# ---- mpiranks -------------------------------------------------------------
+
+def case_mpiranks(tmp):
+    """An MPI sweep's summary line gives the rank count."""
+    base = [NSMC, "sweep", FIO, "--param", "omega=2.4:2.6:4", "--section", "impact:stop",
+            "--transient", "3", "--record", "2"]
+    p = run(tmp, base + ["--out-dir", "one"], timeout=180)
+    print("  nsmc sweep (one process) -> %d  %s" % (p.returncode, last_line(p)))
+    check(p.returncode == 0 and "MPI" not in last_line(p), "one process names no ranks", p)
+    mpirun = shutil.which("mpirun")
+    check(mpirun is not None, "mpirun is on the PATH (the MPI sweep's summary is checked)")
+    p = run(tmp, [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2"] + base +
+            ["--out-dir", "two"], timeout=180)
+    print("  mpirun -np 2 nsmc sweep -> %d  %s" % (p.returncode, last_line(p)))
+    check(p.returncode == 0 and "on each of 2 MPI ranks" in last_line(p),
+          "the MPI sweep's summary says 2 MPI ranks", p)
+    with open(os.path.join(tmp, "one", "section.csv")) as a, \
+            open(os.path.join(tmp, "two", "section.csv")) as b:
+        check(a.read() == b.read(), "the same section.csv over one process and two ranks")
+
+
+if __name__ == "__main__":
+    sys.exit(main({n[5:]: f for n, f in globals().items() if n.startswith("case_")},
+                  "nsm-left24-", 4))
