@@ -2473,6 +2473,17 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
+    /* a duration or interval too short for the exponents (1e-300 s read 0
+     * for every one, exit 0) is an option error too: the bound is the
+     * free-flight mode's at t = 0 (after a transient the spectrum checks it
+     * again where it starts) */
+    if (lyap && nsm_sim_lyapunov_check(sim, t_end - lyap_tr, lyap_int)) {
+        fprintf(stderr, "%s: error: --lyapunov from t = %.17g s to t_end = %.17g s, "
+                "--lyapunov-interval %.17g s: %s\n", d.prog, lyap_tr, t_end, lyap_int,
+                nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 1;
+    }
     if (check_step_cap(d.prog, sim, t_end, every, dt_opt)) {
         nsm_sim_free(sim);
         return 1;

@@ -465,6 +465,13 @@ int nsm_sim_continue_check(nsm_sim *sim, const nsm_cont_options *o);
  * nsm_sim_message, where the monodromy matrix is refused; NSM_ENUMERIC when
  * a tangent vector overflows within an interval. */
 int nsm_sim_lyapunov(nsm_sim *sim, double duration, double interval, double *lambda);
+/* Whether nsm_sim_lyapunov can give exponents over duration from the
+ * current state, reorthonormalised every interval: NSM_EINVAL, with the
+ * reason and the shortest span in nsm_sim_message, when the shorter of the
+ * two is so short against the free-flight mode's fastest rate w that the
+ * exponents are lost in the rounding (w T below 1e6 roundings, the
+ * continuation's rule for its period); nsm_sim_lyapunov refuses it too. */
+int nsm_sim_lyapunov_check(nsm_sim *sim, double duration, double interval);
 /* Whether the model's tangent dynamics (nsm_sim_monodromy, nsm_sim_lyapunov,
  * nsm_sim_continue) are handled, decided from the model alone without
  * running: NSM_OK, or NSM_EMETHOD with the reason, prefixed by who, in
