@@ -2,10 +2,12 @@
 """What the twenty-second hostile passes left as found (issue #29,
 docs/fuzzing.md), each a check that failed before its fix.
 
-    tests/reliability/leftovers24_test.py NSMC SIM SOURCE_DIR CASE
+    tests/reliability/leftovers24_test.py NSMC SIM FIO_SIM SOURCE_DIR CASE
 
 SIM is the bouncing ball's simulator (models/bouncing_ball.nsm: m = 1 kg,
-g = 9.81 m/s^2, e = 0.9, dropped from 1 m).
+g = 9.81 m/s^2, e = 0.9, dropped from 1 m), FIO_SIM the forced impact
+oscillator's (models/forced_impact_oscillator.nsm: m = k = 1, zeta = 0.05,
+from x = -0.5 m at rest, the stop at x = 0).
 
 Cases (each under 20 s in the normal build):
   sectionempty  a section spec with an empty last field (`period:0.3:`,
@@ -30,6 +32,14 @@ Cases (each under 20 s in the normal build):
   mpiranks      an MPI sweep over 2 ranks said "1 job on each of several
                 MPI ranks".  Now "on each of 2 MPI ranks"; one process
                 names no ranks.
+  lyapshort     a Lyapunov spectrum over 1e-300 s (or 1e-15 s) read 0 for
+                every exponent, exit 0, and lost digits below about 1e-12 s.
+                Now refused (exit 1, nothing written; Python a SettingError)
+                when the span is below 1e6 roundings of the free-flight
+                mode's fastest rate, naming the shortest span; at and above
+                the bound the two exponents before the first impact sum to
+                the trace of the free flight's Jacobian, -c/m = -2 zeta
+                sqrt(k/m), within 1e-6 of it (m = 1 and 4 kg).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -40,8 +50,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import PY_EXPECT, check, main, python_script, run  # noqa: E402
 
-NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-SRC = os.path.abspath(sys.argv[3])
+NSMC, SIM, FIO_SIM = (os.path.abspath(a) for a in sys.argv[1:4])
+SRC = os.path.abspath(sys.argv[4])
 BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
 FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
 G, H = 9.81, 1.0
@@ -190,6 +200,57 @@ def case_mpiranks(tmp):
         check(a.read() == b.read(), "the same section.csv over one process and two ranks")
 
 
+
+# ---- lyapshort ------------------------------------------------------------
+
+def case_lyapshort(tmp):
+    """Lyapunov spans too short for the exponents refused; the exponents'
+    sum -c/m = -2 zeta sqrt(k/m) above the bound."""
+    out = os.path.join(tmp, "l.csv")
+    for T in ("1e-300", "1e-15", "1e-12", "5e-11"):
+        p = run(tmp, [FIO_SIM, "--t-end", T, "--lyapunov", "--lyapunov-interval", T,
+                      "--lyapunov-out", out, "--every", "0"])
+        print("  --t-end %s --lyapunov-interval %s -> %d  %s" % (T, T, p.returncode,
+                                                                last_line(p)[-150:]))
+        check(p.returncode == 1 and "too short for the exponents" in p.stderr and
+              "give at least" in p.stderr and not os.path.exists(out),
+              "a Lyapunov span of %s s refused, naming the bound, nothing written" % T, p)
+    # a long duration with a short interval: the interval is named
+    p = run(tmp, [FIO_SIM, "--t-end", "1e-7", "--lyapunov", "--lyapunov-interval", "1e-14",
+                  "--lyapunov-out", out])
+    print("  --t-end 1e-7 --lyapunov-interval 1e-14 -> %d  %s" % (p.returncode, last_line(p)[-150:]))
+    check(p.returncode == 1 and "interval 1e-14 s is too short" in p.stderr and
+          not os.path.exists(out), "an interval of 1e-14 s refused, naming the interval", p)
+    # at and above the bound (8.9e-11 s for the fastest rate 2.5 1/s, the
+    # forcing's), before the first impact (the stop is met after 1.6 s):
+    # the exponents sum to the trace of the free flight's Jacobian
+    for m in (1.0, 4.0):
+        want = -2 * 0.05 * math.sqrt(1.0 / m)
+        for T in ("1e-10", "1e-9", "1e-6", "0.5"):
+            p = run(tmp, [FIO_SIM, "--set", "m=%g" % m, "--t-end", T, "--lyapunov",
+                          "--lyapunov-interval", T, "--lyapunov-out", out, "--every", "0"])
+            lam = [r[1] for r in csv_rows(out)] if p.returncode == 0 else []
+            print("  m = %g, --t-end %s -> %d  exponents %s, sum %.12g (-c/m = %.12g)"
+                  % (m, T, p.returncode, lam, sum(lam), want))
+            check(p.returncode == 0 and len(lam) == 2 and abs(sum(lam) - want) < 1e-6 * abs(want),
+                  "over %s s the exponents sum to -c/m = %g within 1e-6 of it" % (T, want), p)
+            os.remove(out)
+    python_script(tmp, "lyap.py", PY_EXPECT + """
+import sys, nsm
+m = nsm.compile(sys.argv[1])
+for du, iv in ((1e-300, 1e-300), (1e-15, 1e-15), (1e-7, 1e-14), (1e-12, 1.0)):
+    expect("lyapunov(%g, %g)" % (du, iv), lambda: m.lyapunov(du, iv), ("SettingError",))
+    try:
+        m.lyapunov(du, iv)
+    except nsm.SettingError as e:
+        assert "too short for the exponents" in str(e), str(e)
+for du in (1e-10, 1e-6, 0.5):
+    lam = m.lyapunov(du, du)
+    print("lyapunov(%g): %r, sum %.12g" % (du, list(lam), sum(lam)))
+    assert abs(sum(lam) + 0.1) < 1e-7, lam
+""", [FIO], "Lyapunov spans too short refused by Python, -c/m above the bound")
+
+
 if __name__ == "__main__":
     sys.exit(main({n[5:]: f for n, f in globals().items() if n.startswith("case_")},
-                  "nsm-left24-", 4))
+                  "nsm-left24-", 5))
