@@ -128,6 +128,13 @@ static void note_dt_cap(const Driver *d, const nsm_sim *sim, double t);
 /* The signal that asked the run to stop, 0 if none. */
 static volatile sig_atomic_t stop_signal;
 
+/* The run loop's stop flag (nsm_sim_set_stop_flag, read before every
+** step): up on a stop signal (on_signal) or on a failed write of the
+** outputs' writer thread (flusher_tick), which no callback may come to see
+** (a run at rest for hours after its last event wrote on into a full disk
+** and said so only at its end). */
+static volatile sig_atomic_t run_stop;
+
 /* When the first stop signal came (touched by on_signal only). */
 static struct timespec stop_time;
 
@@ -141,6 +148,7 @@ static void on_signal(int sig)
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (!stop_signal) {
         stop_signal = sig;
+        run_stop = 1;
         stop_time = now;
         return;
     }
@@ -852,17 +860,19 @@ static int flusher_on;            /* the thread was started */
 static pthread_t flusher_thread;
 
 /* Writes out the sinks' waiting lines and the HDF5 file's, when due (the
-** thread, io_lock held). */
+** thread, io_lock held).  A failed write is kept in s->err, where the
+** close says it (exit 3 with its cause), and stops the run at its next
+** step (run_stop): it went on to t_end when no callback came. */
 static void flusher_tick(Driver *d)
 {
     Sink *sinks[3] = { &d->out, &d->events, &d->sec };
     for (int k = 0; k < 3; k++) {
         Sink *s = sinks[k];
-        if (s->fd >= 0 && !s->err && s->n && sink_due(s))
-            sink_flush(s);      /* a failure is kept in s->err: the next line or the close says it */
+        if (s->fd >= 0 && !s->err && s->n && sink_due(s) && sink_flush(s))
+            run_stop = 1;
     }
-    if (d->h5)
-        h5out_tick(d->h5);
+    if (d->h5 && h5out_tick(d->h5))
+        run_stop = 1;           /* h5out_close says why */
 }
 
 /* The thread's body: flusher_tick every FLUSHER_NAP_NS until flusher_stop. */
@@ -2574,7 +2584,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     nsm_sim_set_sample_handler(sim, on_sample, &d);
     nsm_sim_set_section_handler(sim, on_section, &d);
     nsm_sim_set_warning_handler(sim, on_warning, &d);
-    nsm_sim_set_stop_flag(sim, &stop_signal);   /* read before every step */
+    nsm_sim_set_stop_flag(sim, &run_stop);      /* read before every step */
     /* the reset above ran before the handlers were installed: replay the
      * initial transitions by resetting again now that they are */
     nsm_sim_reset(sim);
