@@ -40,15 +40,28 @@ Cases (each under 20 s in the normal build):
                 the bound the two exponents before the first impact sum to
                 the trace of the free flight's Jacobian, -c/m = -2 zeta
                 sqrt(k/m), within 1e-6 of it (m = 1 and 4 kg).
+  flushfail     the ball run for 1e5 s with --every 1e5 under a 600-byte
+                file-size limit: its event log (or section records) of the
+                first seconds' impacts, written by the outputs' writer
+                thread 0.25 s later, failed with "File too large", and the
+                run went on (no callback came to see it) for minutes, the
+                failure said at its end.  Now the run stops at its next
+                step: exit 3 within seconds, the cause (strerror) and the
+                file named, the file whole lines with the first impact at
+                sqrt(2 h/g).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
+import errno
 import math
 import os
 import shutil
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import PY_EXPECT, check, main, python_script, run  # noqa: E402
+from passlib import (PY_EXPECT, check, env_for, limit, main,  # noqa: E402
+                     python_script, run)
 
 NSMC, SIM, FIO_SIM = (os.path.abspath(a) for a in sys.argv[1:4])
 SRC = os.path.abspath(sys.argv[4])
@@ -249,6 +262,42 @@ for du in (1e-10, 1e-6, 0.5):
     print("lyapunov(%g): %r, sum %.12g" % (du, list(lam), sum(lam)))
     assert abs(sum(lam) + 0.1) < 1e-7, lam
 """, [FIO], "Lyapunov spans too short refused by Python, -c/m above the bound")
+
+
+
+# ---- flushfail ------------------------------------------------------------
+
+def case_flushfail(tmp):
+    """A failed write of the outputs' writer thread stops the run."""
+    why = os.strerror(errno.EFBIG)
+    for opt in (["--events", "f.csv"], ["--section", "impact:floor", "--section-out", "f.csv"]):
+        path = os.path.join(tmp, "f.csv")
+        if os.path.exists(path):
+            os.remove(path)
+        cmd = [SIM, "--t-end", "1e5", "--every", "1e5", "--out", "tr.csv"] + opt
+        t0 = time.monotonic()
+        pr = subprocess.Popen(cmd, cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, preexec_fn=limit(600))
+        try:
+            err = pr.communicate(timeout=15)[1]
+        except subprocess.TimeoutExpired:
+            pr.kill()
+            err = pr.communicate()[1]
+            print("  %s under a 600-byte limit -> still running after 15 s (killed)"
+                  % " ".join(opt))
+            check(False, "%s: the writer thread's failed write stops the run" % " ".join(opt))
+        took = time.monotonic() - t0
+        with open(path) as f:
+            text = f.read()
+        lines = text.splitlines()
+        print("  %s under a 600-byte limit -> %d after %.2f s  %s; %d bytes, %d lines"
+              % (" ".join(opt), pr.returncode, took, err.strip().splitlines()[-1][:150],
+                 len(text), len(lines)))
+        check(pr.returncode == 3 and took < 10 and why in err and "'f.csv'" in err,
+              "%s: exit 3 within seconds, naming f.csv and '%s'" % (" ".join(opt), why))
+        first = float(lines[1].split(",")[0])
+        check(text.endswith("\n") and abs(first - math.sqrt(2 * H / G)) < 1e-9,
+              "f.csv is whole lines, its first record the landing at sqrt(2 h/g)")
 
 
 if __name__ == "__main__":
