@@ -2608,6 +2608,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
      * NSM_ESTOPPED in the HDF5 summary), never complete */
     if (!rc && stop_signal && nsm_sim_time(sim) < t_end)
         rc = NSM_ESTOPPED;
+    /* a sampling period that does not divide t_end left the state at t_end
+     * out of the trajectory: its last row, as Python's run has it */
+    if (!rc && !stop_signal)
+        rc = nsm_sim_sample_end(sim);
     flusher_end();
     progress_finish(&d.pb);
     if (lyap && !rc && !stop_signal && lyap_write(lyap_path, 2 * m->n_bodies, lambda))

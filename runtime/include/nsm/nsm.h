@@ -139,6 +139,13 @@ void nsm_sim_set_stop_flag(nsm_sim *sim, const volatile sig_atomic_t *flag);
 int nsm_sim_reset(nsm_sim *sim);
 /* Advance to time t (inclusive), reporting events and samples. */
 int nsm_sim_run_until(nsm_sim *sim, double t);
+/* After a run that reached its end: hands the state there to the sample
+ * handler when the last sample was not taken there (a sampling period that
+ * does not divide the end time: every 0.3 s over 1 s samples 0, 0.3, 0.6,
+ * 0.9 and then 1 s), so that a trajectory ends at its end time.  Nothing
+ * when the end is on the grid, with every 0 or without a handler.  The
+ * simulators and the Python package call it once, after the whole run. */
+int nsm_sim_sample_end(nsm_sim *sim);
 /* What nsm_sim_run_until(sim, t) would refuse before its first step, without
  * running: the method against the model (exact on a nonlinear model or on a
  * forcing without a linear generator, taylor on a linear one), a step (dt)
