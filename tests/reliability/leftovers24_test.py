@@ -49,6 +49,14 @@ Cases (each under 20 s in the normal build):
                 step: exit 3 within seconds, the cause (strerror) and the
                 file named, the file whole lines with the first impact at
                 sqrt(2 h/g).
+  finalsample   a sampling period that does not divide t_end (`--every 0.3
+                --t-end 1`) ended the trajectory at 0.9 s: the state at t_end
+                was never written.  Now its last row is at t_end, in the
+                CSV, the HDF5 file and Python's run alike (the same bits):
+                the ball's state there by hand (landing at t0 = sqrt(2 h/g),
+                rebound at e sqrt(2 g h), x = v (t - t0) - g (t - t0)^2/2),
+                under rk4 and exact; a period that divides t_end (0.25 s)
+                keeps its rows (no row twice).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import errno
@@ -298,6 +306,58 @@ def case_flushfail(tmp):
         first = float(lines[1].split(",")[0])
         check(text.endswith("\n") and abs(first - math.sqrt(2 * H / G)) < 1e-9,
               "f.csv is whole lines, its first record the landing at sqrt(2 h/g)")
+
+
+
+# ---- finalsample ----------------------------------------------------------
+
+def ball_at(t, e=0.9):
+    """The ball's (x, v) at t between its first landing and its second, by
+    hand: it lands at t0 = sqrt(2 h/g) at sqrt(2 g h) and leaves at e times
+    that speed."""
+    t0 = math.sqrt(2 * H / G)
+    v0 = e * math.sqrt(2 * G * H)
+    s = t - t0
+    return v0 * s - G * s * s / 2, v0 - G * s
+
+
+def case_finalsample(tmp):
+    """The trajectory ends at t_end whatever the sampling period."""
+    import h5py
+    for meth in ("rk4", "exact"):
+        for every, times in (("0.3", [0, 0.3, 0.6, 0.9, 1.0]), ("0.25", [0, 0.25, 0.5, 0.75, 1.0]),
+                             ("0.7", [0, 0.7, 1.0])):
+            out = os.path.join(tmp, "tr.csv")
+            p = run(tmp, [SIM, "--method", meth, "--every", every, "--t-end", "1", "--out", out,
+                          "--events", "ev.csv"])
+            rows = csv_rows(out)
+            got = [r[0] for r in rows]
+            x, v = ball_at(1.0)
+            print("  --method %s --every %s --t-end 1 -> %d  rows at %s; last x %.15g v %.15g "
+                  "(by hand %.15g, %.15g)" % (meth, every, p.returncode, got, rows[-1][1],
+                                              rows[-1][2], x, v))
+            check(p.returncode == 0 and len(got) == len(times) and
+                  all(abs(a - b) < 1e-12 for a, b in zip(got, times)),
+                  "%s, every %s: rows at %s (the last at t_end = 1 s)" % (meth, every, times), p)
+            check(abs(rows[-1][1] - x) < 1e-9 and abs(rows[-1][2] - v) < 1e-9,
+                  "the last row is the state at t_end by hand")
+            h5 = os.path.join(tmp, "tr.h5")
+            p = run(tmp, [SIM, "--method", meth, "--every", every, "--t-end", "1", "--out", h5])
+            with h5py.File(h5, "r") as f:
+                tr = f["trajectory"][()]
+            print("    HDF5: %d rows, the last at t = %r" % (tr.shape[0], tr[-1, 0]))
+            check(p.returncode == 0 and tr.shape[0] == len(times) and tr[-1, 0] == 1.0 and
+                  abs(tr[-1, 1] - x) < 1e-9, "the HDF5 trajectory ends at t_end too", p)
+            python_script(tmp, "fin.py", """
+import sys, nsm, h5py, numpy as np
+m = nsm.compile(sys.argv[1])
+r = m.run(t_end=1, every=%s, method=%r)
+with h5py.File(sys.argv[2], "r") as f:
+    tr = f["trajectory"][()]
+print("    Python: %%d samples, the last at t = %%r" %% (len(r.t), r.t[-1]))
+assert len(r.t) == tr.shape[0] and r.t[-1] == 1.0, (r.t, tr[:, 0])
+assert np.array_equal(r.t, tr[:, 0]) and np.array_equal(r["B.x"], tr[:, 1]), "not the same bits"
+""" % (every, meth), [BALL, h5], "Python's run ends at t_end, the same bits as the HDF5 file")
 
 
 if __name__ == "__main__":
