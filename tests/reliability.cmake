@@ -1301,3 +1301,20 @@ foreach(case underflow cachesafe tabletwice dangling pyunits animstop)
   set_tests_properties(reliability/left25_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# What the twenty-second hostile passes left as found
+# (tests/reliability/leftovers24_test.py): empty fields of a section spec,
+# nsmc continue's --plot with --no-plot, the simulator's --plot naming nsmc
+# run's own folder, a run's own file named in messages, an MPI sweep's rank
+# count, Lyapunov spans too short for the exponents, a failed write of the
+# outputs' writer thread, the trajectory's last row at t_end; each case under
+# 20 s in the normal build.
+foreach(case sectionempty contplot plotdir ownfile mpiranks lyapshort flushfail
+    finalsample)
+  add_test(NAME reliability/left24_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers24_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left24_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

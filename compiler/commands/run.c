@@ -1901,6 +1901,21 @@ static int run_output_is_input(const char *opt, const char *path, const struct s
     return 1;
 }
 
+/* Whether the run's own file path in its folder dir (a link followed) is
+ * the input file in: 1 after the message, which names the file and the
+ * option that names it (it said "--out-dir 'R/plot.gp' is ..."). */
+static int run_own_is_input(const char *path, const char *dir, const struct stat *in,
+                            const char *what, const char *inpath)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || st.st_dev != in->st_dev || st.st_ino != in->st_ino)
+        return 0;
+    fprintf(stderr, "nsmc: error: the run's own file '%s' (in the folder --out-dir '%s') is "
+            "the %s '%s' itself, which the run would overwrite: choose another --out-dir or "
+            "move the %s\n", path, dir, what, inpath, what);
+    return 1;
+}
+
 /* The file an animation GIF path writes beside it with the extension ext
  * (its gnuplot script FILE.gp, gnuplot's log FILE.log) in buf, or NULL when
  * path is no GIF's name (the simulator refuses it). */
@@ -2010,13 +2025,48 @@ static int run_args_not_own(const char *const *args, int n, const char *dir, Are
     return 0;
 }
 
+/* Whether the folder paths a and b name one folder: by device and inode
+ * when both exist, else by their text with trailing slashes and leading
+ * "./" dropped. */
+static int run_same_dir(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ta[4096], tb[4096], pa[4096], pb[4096];
+    snprintf(ta, sizeof ta, "%s/x", a);
+    snprintf(tb, sizeof tb, "%s/x", b);
+    run_parent(ta, pa, sizeof pa);
+    run_parent(tb, pb, sizeof pb);
+    return !strcmp(pa, pb);
+}
+
+/* The simulator's --plot DIR among args[0..n) naming the run's own folder:
+ * 1 after the message.  nsmc run draws its plots in its folder itself; the
+ * simulator's --plot there was refused as "another run (process N)", N
+ * being nsmc run itself, which holds the folder's lock. */
+static int run_args_not_plotdir(const char *const *args, int n, const char *dir)
+{
+    for (int i = 0; i + 1 < n; i++) {
+        if (strcmp(args[i], "--plot") || !run_same_dir(args[i + 1], dir))
+            continue;
+        fprintf(stderr, "nsmc: error: the simulator's --plot '%s' names this run's own folder "
+                "(--out-dir '%s'), where nsmc run draws the plots itself: leave out the "
+                "simulator's --plot, or give it another folder\n", args[i + 1], dir);
+        return 1;
+    }
+    return 0;
+}
+
 /* Refuses, before anything is written, an output that is one of the run's
  * inputs (the model's file, the parameter file) or one of the files the
  * run writes in its folder itself: 1 after the message. */
 static int run_outputs_check(const RunOptions *o, const char *dir, Arena *a)
 {
     if (run_args_not_own(o->sim, o->nsim, dir, a) ||
-        run_args_not_own((const char *const *)o->extra, o->nextra, dir, a))
+        run_args_not_own((const char *const *)o->extra, o->nextra, dir, a) ||
+        run_args_not_plotdir(o->sim, o->nsim, dir) ||
+        run_args_not_plotdir((const char *const *)o->extra, o->nextra, dir))
         return 1;
     const char *inpath[2] = { o->input, o->set_file };
     const char *what[2] = { "model file", "parameter file" };
@@ -2030,8 +2080,8 @@ static int run_outputs_check(const RunOptions *o, const char *dir, Arena *a)
                                inpath[k]))
             return 1;
         for (size_t f = 0; f < RUN_NFILES; f++)
-            if (run_output_is_input("--out-dir", arena_printf(a, "%s/%s", dir, run_files[f]),
-                                    &in, what[k], inpath[k]))
+            if (run_own_is_input(arena_printf(a, "%s/%s", dir, run_files[f]), dir, &in, what[k],
+                                 inpath[k]))
                 return 1;
     }
     return 0;

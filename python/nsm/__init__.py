@@ -1206,6 +1206,7 @@ def _declare(lib):
         "nsm_sim_check_run": (I, [P, D]),
         "nsm_sim_set_initial_state": (I, [P, DP]), "nsm_sim_run_until": (I, [P, D]),
         "nsm_sim_lyapunov": (I, [P, D, D, DP]),
+        "nsm_sim_lyapunov_check": (I, [P, D, D]),
         "nsm_sim_periodic_orbit": (I, [P, D, DP, DP, DP]),
         "nsm_sim_set_section": (I, [P, S]), "nsm_sim_set_section_period": (I, [P, S]),
         "nsm_sim_set_section_handler": (None, [P, _SECTION_FN, P]),
@@ -1953,6 +1954,10 @@ class Model:
             if tr > 0 and self._interruptible(sim, lambda: lib.nsm_sim_run_until(sim, tr),
                                               lambda: None) != 0:
                 self._fail(sim, "lyapunov")
+            # a span too short for the exponents (1e-300 s read 0 for every
+            # one) is refused as the command line refuses it
+            if lib.nsm_sim_lyapunov_check(sim, du, iv) != 0:
+                raise SettingError(_text(lib.nsm_sim_message(sim)))
             lam = (ctypes.c_double * (2 * len(self.bodies)))()
             if self._interruptible(sim, lambda: lib.nsm_sim_lyapunov(sim, du, iv, lam),
                                    lambda: None) != 0:

@@ -305,6 +305,8 @@ int nsmpy_run(nsm_sim *sim, NsmpyRec *r, double t_end, int catch_sigint)
     int rc = nsm_sim_reset(sim);
     if (rc == NSM_OK)
         rc = nsm_sim_run_until(sim, t_end);
+    if (rc == NSM_OK)
+        rc = nsm_sim_sample_end(sim);   /* the end off the sampling grid: its last row */
     nsm_sim_set_event_handler(sim, NULL, NULL);
     nsm_sim_set_sample_handler(sim, NULL, NULL);
     if (r->catch_sigint && nsmpy_catch_end(sim))

@@ -874,6 +874,11 @@ int nsm_continue_main(const nsm_model *m, int argc, char **argv)
         fprintf(stderr, "%s: note: --tol %g is wider than the range [%g, %g] itself: special "
                 "points are printed to the range's width (branch.csv holds the values "
                 "located)\n", g.prog, g.o.tol, g.o.from, g.o.to);
+    /* as nsmc run refuses --phase with --no-plot: the column was taken
+     * without a word and no diagram drawn */
+    if (!rc && g.plot_col && !g.plot)
+        rc = cli_error(g.prog, "--plot %s names the diagram's column: it cannot be given with "
+                      "--no-plot", g.plot_col);
     if (!rc && g.o.curve && g.o.switch_pd)
         rc = cli_error(g.prog, "--switch-pd applies to a branch, not to a --curve");
     if (!rc && !g.out_dir)

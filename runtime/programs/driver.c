@@ -129,6 +129,13 @@ static void note_dt_cap(const Driver *d, const nsm_sim *sim, double t);
 /* The signal that asked the run to stop, 0 if none. */
 static volatile sig_atomic_t stop_signal;
 
+/* The run loop's stop flag (nsm_sim_set_stop_flag, read before every
+** step): up on a stop signal (on_signal) or on a failed write of the
+** outputs' writer thread (flusher_tick), which no callback may come to see
+** (a run at rest for hours after its last event wrote on into a full disk
+** and said so only at its end). */
+static volatile sig_atomic_t run_stop;
+
 /* When the first stop signal came (touched by on_signal only). */
 static struct timespec stop_time;
 
@@ -142,6 +149,7 @@ static void on_signal(int sig)
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (!stop_signal) {
         stop_signal = sig;
+        run_stop = 1;
         stop_time = now;
         return;
     }
@@ -853,17 +861,19 @@ static int flusher_on;            /* the thread was started */
 static pthread_t flusher_thread;
 
 /* Writes out the sinks' waiting lines and the HDF5 file's, when due (the
-** thread, io_lock held). */
+** thread, io_lock held).  A failed write is kept in s->err, where the
+** close says it (exit 3 with its cause), and stops the run at its next
+** step (run_stop): it went on to t_end when no callback came. */
 static void flusher_tick(Driver *d)
 {
     Sink *sinks[3] = { &d->out, &d->events, &d->sec };
     for (int k = 0; k < 3; k++) {
         Sink *s = sinks[k];
-        if (s->fd >= 0 && !s->err && s->n && sink_due(s))
-            sink_flush(s);      /* a failure is kept in s->err: the next line or the close says it */
+        if (s->fd >= 0 && !s->err && s->n && sink_due(s) && sink_flush(s))
+            run_stop = 1;
     }
-    if (d->h5)
-        h5out_tick(d->h5);
+    if (d->h5 && h5out_tick(d->h5))
+        run_stop = 1;           /* h5out_close says why */
 }
 
 /* The thread's body: flusher_tick every FLUSHER_NAP_NS until flusher_stop. */
@@ -2494,6 +2504,17 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return 1;
     }
+    /* a duration or interval too short for the exponents (1e-300 s read 0
+     * for every one, exit 0) is an option error too: the bound is the
+     * free-flight mode's at t = 0 (after a transient the spectrum checks it
+     * again where it starts) */
+    if (lyap && nsm_sim_lyapunov_check(sim, t_end - lyap_tr, lyap_int)) {
+        fprintf(stderr, "%s: error: --lyapunov from t = %.17g s to t_end = %.17g s, "
+                "--lyapunov-interval %.17g s: %s\n", d.prog, lyap_tr, t_end, lyap_int,
+                nsm_sim_message(sim));
+        nsm_sim_free(sim);
+        return 1;
+    }
     if (check_step_cap(d.prog, sim, t_end, every, dt_opt)) {
         nsm_sim_free(sim);
         return 1;
@@ -2592,7 +2613,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     nsm_sim_set_sample_handler(sim, on_sample, &d);
     nsm_sim_set_section_handler(sim, on_section, &d);
     nsm_sim_set_warning_handler(sim, on_warning, &d);
-    nsm_sim_set_stop_flag(sim, &stop_signal);   /* read before every step */
+    nsm_sim_set_stop_flag(sim, &run_stop);      /* read before every step */
     /* the reset above ran before the handlers were installed: replay the
      * initial transitions by resetting again now that they are */
     nsm_sim_reset(sim);
@@ -2616,6 +2637,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
      * NSM_ESTOPPED in the HDF5 summary), never complete */
     if (!rc && stop_signal && nsm_sim_time(sim) < t_end)
         rc = NSM_ESTOPPED;
+    /* a sampling period that does not divide t_end left the state at t_end
+     * out of the trajectory: its last row, as Python's run has it */
+    if (!rc && !stop_signal)
+        rc = nsm_sim_sample_end(sim);
     flusher_end();
     progress_finish(&d.pb);
     if (lyap && !rc && !stop_signal && lyap_write(lyap_path, 2 * m->n_bodies, lambda))

@@ -1626,6 +1626,17 @@ static int draw_lyapunov(const Sweep *sw)
     return gnuplot_figure(sw, "lyapunov", &g);
 }
 
+/* The words after the summary line's "N jobs": " on each of R MPI ranks"
+** when the sweep ran over R > 1 ranks (it said "several", the count
+** left out), else "". */
+static const char *ranks_text(const Sweep *sw, char *buf, size_t len)
+{
+    if (sw->size <= 1)
+        return "";
+    snprintf(buf, len, " on each of %d MPI ranks", sw->size);
+    return buf;
+}
+
 /* ---- basins of attraction ------------------------------------------------- */
 
 /* An attractor met by the basin study: its period, records per orbit and
@@ -1825,12 +1836,13 @@ static int basin_finish(const Sweep *sw, long failed, int *placed)
     }
     if (!rc)
         rc = basin_draw(sw, at, nat, none, bad_pts);
+    char rk[48];
     if (!rc)
         fprintf(stderr, "%s: %ld initial state%s, %ld attractor%s (%ld without a period, %ld "
                 "failed), %ld ended on a reference orbit, %d job%s%s; %s/basins.csv, "
                 "attractors.csv, summary.csv%s\n", sw->prog, np, np == 1 ? "" : "s", nat,
                 nat == 1 ? "" : "s", none, failed, on_ref, sw->jobs, sw->jobs > 1 ? "s" : "",
-                sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir,
+                ranks_text(sw, rk, sizeof rk), sw->out_dir,
                 plot_have_gnuplot() ? ", basins.png, basins.svg" : "");
     free(sig), free(id), free(at);
     return rc;
@@ -2710,9 +2722,10 @@ static int sweep_finish(Sweep *sw, const CliText *hs, const CliText *hm, long *f
     if ((rc = draw(sw)) || (sw->lyap && (rc = draw_lyapunov(sw))))
         return rc;
     int drawn = plot_have_gnuplot();
+    char rk[48];
     fprintf(stderr, "%s: %ld point%s, %d job%s%s; %s/section.csv, summary.csv%s%s\n", sw->prog,
             sw->npoints, sw->npoints == 1 ? "" : "s", sw->jobs, sw->jobs > 1 ? "s" : "",
-            sw->size > 1 ? " on each of several MPI ranks" : "", sw->out_dir,
+            ranks_text(sw, rk, sizeof rk), sw->out_dir,
             drawn ? ", bifurcation.png, bifurcation.svg" : "",
             drawn && sw->lyap ? ", lyapunov.png, lyapunov.svg" : "");
     return 0;

@@ -353,6 +353,7 @@ struct nsm_sim {
     int band_warned;          /* a contact's coarse band said once (run.c, band_warn) */
     long steps, nevents;
     long sample_k;
+    double t_sampled;         /* the time of the last sample handed out (run.c, sample) */
     RtRate rate;              /* the event log's rate guard, stats.c */
 
     RtZeno zeno;              /* Zeno and cascade detection, zeno.c */

@@ -109,6 +109,26 @@ static const char *spec_field(const char *text, char *out, size_t len, int *too_
     return *text == ':' ? text + 1 : NULL;
 }
 
+/* The reason to refuse an empty field of a section of this kind, or NULL.
+** A field given empty (`period:0.3:`, `plane:F:`) silently took its
+** default (T0 = 0, the direction up): whoever typed the ':' meant to give
+** it, so the empty field is named rather than guessed. */
+static const char *spec_empty(const char *kind, int empty1, int empty2)
+{
+    int period = !strcmp(kind, "period"), plane = !strcmp(kind, "plane");
+    if (empty1)
+        return period ? "the period T (the field after 'period:') is empty"
+             : plane ? "the plane's function F (the field after 'plane:') is empty"
+             : !strcmp(kind, "impact") ? "the gap's name (the field after 'impact:') is empty" : NULL;
+    if (empty2)
+        return period ? "the start T0 (the field after the period) is empty: give it or leave "
+                        "out its ':'"
+             : plane ? "the direction (the field after the function) is empty: give up, down "
+                       "or both, or leave out its ':'"
+             : "impact takes one gap name (an empty field follows it)";
+    return NULL;
+}
+
 /* Parse spec into sec; 0 or NSM_EINVAL with the reason in the message. */
 static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
 {
@@ -120,12 +140,16 @@ static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
     const char *field1 = rest;
     rest = spec_field(rest, f1, sizeof f1, &tl1);
     f2[0] = 0;
+    int has2 = rest != NULL;
     if (rest)
         rest = spec_field(rest, f2, sizeof f2, &tl2);
     if (tl1 && !strcmp(kind, "impact") && spec_gap(s, field1) >= 0)
         tl1 = 0;                /* a gap's long name, read whole below */
     if (rest || tl1 || tl2)
         return spec_fail(s, "section '%s': %s", spec, rest ? "too many fields" : "a field is too long");
+    const char *empty = spec_empty(kind, !f1[0], has2 && !f2[0]);
+    if (empty)
+        return spec_fail(s, "section '%s': %s", spec, empty);
     if (!strcmp(kind, "impact")) {
         sec->kind = NSM_SECTION_IMPACT;
         sec->gap = spec_gap(s, field1);

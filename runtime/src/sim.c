@@ -493,6 +493,7 @@ int nsm_sim_reset(nsm_sim *s)
     s->t_stop = HUGE_VAL;
     s->steps = s->nevents = 0;
     s->sample_k = 0;
+    s->t_sampled = -HUGE_VAL;
     rt_surface_reset(s);
     s->energy_lost = 0;
     s->h_adapt = 0;

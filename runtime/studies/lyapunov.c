@@ -18,6 +18,7 @@
 **
 ** No I/O: the simulator's --lyapunov and nsmc sweep --lyapunov print.
 */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,57 @@ static void lyap_sort(int n, double *v)
         }
 }
 
+/* The shorter of the duration and the interval, T, against the rate of
+** the mode the motion is in (free flight, the only one the exponents are
+** taken in): each QR's log R_ii carries a few roundings, so an exponent is
+** known to about eps/T 1/s, and over T the tangent vectors move by at most
+** w T of themselves (w the mode's fastest rate, its balanced norm nu a
+** bound of every |lambda|).  Below 1e6 roundings of w T the exponents are
+** lost in the rounding: T below about 1e-15 s read 0 for every exponent
+** (exp(A T) rounded to I), and digits went below about 1e-12 s, where
+** their sum must be the trace of A (-c/m for a damped oscillator).  The
+** bound is the continuation's rule for its period.  NSM_EINVAL with the
+** message; NSM_OK also where the mode is not free flight or cannot be
+** formed (the spectrum refuses it when it gets there). */
+static int lyap_span_check(nsm_sim *s, double duration, double interval)
+{
+    const RtModeInfo *mi = NULL;
+    if (!rt_mode_empty(s, s->mode) || !(mi = rt_mode_info(s))) {
+        s->msg[0] = 0;
+        return NSM_OK;
+    }
+    double T = fmin(duration, interval), w = fmax(mi->rho, mi->nu);
+    double floor1 = RT_T_RES * (nextafter(1.0, INFINITY) - 1.0);
+    if (w > 0 ? !(w * T < 1e6 * DBL_EPSILON) : !(T < floor1))
+        return NSM_OK;
+    const char *what = duration <= interval ? "duration" : "reorthonormalisation interval";
+    if (w > 0)
+        rt_text_printf(s->msg, sizeof s->msg, "lyapunov: the %s %.6g s is too short for the "
+                        "exponents: the model's fastest rate, |lambda| up to %.6g 1/s, moves the "
+                        "tangent vectors by at most %.3g of themselves over it, below 1e6 roundings "
+                        "(%.3g), so the exponents (each known to about %.3g 1/s) are lost in the "
+                        "rounding; give at least %.3g s", what, T, w, w * T, 1e6 * DBL_EPSILON,
+                        4 * DBL_EPSILON / T, 1e6 * DBL_EPSILON / w);
+    else
+        rt_text_printf(s->msg, sizeof s->msg, "lyapunov: the %s %.6g s is below the time "
+                        "resolution at t = 1 s (%.3g s): the exponents would be lost in the "
+                        "rounding", what, T, floor1);
+    return NSM_EINVAL;
+}
+
+/* Whether nsm_sim_lyapunov can give exponents over duration, reorthonormalised
+** every interval, from the current state (nsm/nsm.h): a program checks it
+** before it opens its outputs. */
+int nsm_sim_lyapunov_check(nsm_sim *s, double duration, double interval)
+{
+    int rc;
+    if (!(duration > 0) || !isfinite(duration) || !(interval > 0) || !isfinite(interval))
+        return NSM_EINVAL;
+    if (!s->ready && (rc = nsm_sim_reset(s)))
+        return rc;
+    return s->failed ? s->failed : lyap_span_check(s, duration, interval);
+}
+
 int nsm_sim_lyapunov(nsm_sim *s, double duration, double interval, double *lambda)
 {
     int n2 = 2 * s->n_vel, rc;
@@ -87,6 +139,8 @@ int nsm_sim_lyapunov(nsm_sim *s, double duration, double interval, double *lambd
         rt_text_printf(s->msg, sizeof s->msg, "lyapunov: the model has no states");
         return NSM_EINVAL;
     }
+    if ((rc = lyap_span_check(s, duration, interval)))
+        return rc;
     double *Q = calloc((size_t)n2 * n2, sizeof(double)), *sum = calloc((size_t)n2, sizeof(double));
     if (!Q || !sum) {
         free(Q), free(sum);

@@ -139,6 +139,13 @@ void nsm_sim_set_stop_flag(nsm_sim *sim, const volatile sig_atomic_t *flag);
 int nsm_sim_reset(nsm_sim *sim);
 /* Advance to time t (inclusive), reporting events and samples. */
 int nsm_sim_run_until(nsm_sim *sim, double t);
+/* After a run that reached its end: hands the state there to the sample
+ * handler when the last sample was not taken there (a sampling period that
+ * does not divide the end time: every 0.3 s over 1 s samples 0, 0.3, 0.6,
+ * 0.9 and then 1 s), so that a trajectory ends at its end time.  Nothing
+ * when the end is on the grid, with every 0 or without a handler.  The
+ * simulators and the Python package call it once, after the whole run. */
+int nsm_sim_sample_end(nsm_sim *sim);
 /* What nsm_sim_run_until(sim, t) would refuse before its first step, without
  * running: the method against the model (exact on a nonlinear model or on a
  * forcing without a linear generator, taylor on a linear one), a step (dt)
@@ -465,6 +472,13 @@ int nsm_sim_continue_check(nsm_sim *sim, const nsm_cont_options *o);
  * nsm_sim_message, where the monodromy matrix is refused; NSM_ENUMERIC when
  * a tangent vector overflows within an interval. */
 int nsm_sim_lyapunov(nsm_sim *sim, double duration, double interval, double *lambda);
+/* Whether nsm_sim_lyapunov can give exponents over duration from the
+ * current state, reorthonormalised every interval: NSM_EINVAL, with the
+ * reason and the shortest span in nsm_sim_message, when the shorter of the
+ * two is so short against the free-flight mode's fastest rate w that the
+ * exponents are lost in the rounding (w T below 1e6 roundings, the
+ * continuation's rule for its period); nsm_sim_lyapunov refuses it too. */
+int nsm_sim_lyapunov_check(nsm_sim *sim, double duration, double interval);
 /* Whether the model's tangent dynamics (nsm_sim_monodromy, nsm_sim_lyapunov,
  * nsm_sim_continue) are handled, decided from the model alone without
  * running: NSM_OK, or NSM_EMETHOD with the reason, prefixed by who, in
