@@ -70,7 +70,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import Failure, check, env_for, main, whole_lines  # noqa: E402
+from passlib import Failure, check, env_for, main, no_gnuplot_path, whole_lines  # noqa: E402
 
 NSMC, SIM = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SRC = os.path.abspath(sys.argv[3])
@@ -276,14 +276,23 @@ def case_findings_animfail(tmp):
     check(first.returncode == 0, "the earlier run into U (figures, animation): exit 0", first)
     u = os.path.join(tmp, "U")
     earlier = {f: read(os.path.join(u, f)) for f in ("plot.png", "phase.svg", "plot.gp")}
-    if os.path.exists(os.path.join(u, "animation.log")):
-        os.remove(os.path.join(u, "animation.log"))
-    os.mkdir(os.path.join(u, "animation.log"))    # gnuplot's log cannot be written
+    # gnuplot fails on the animation's script alone (a folder named as its
+    # log is refused before the run now, as every result's is): a gnuplot
+    # first on PATH that exits 1 for animation.gp and runs the real one else
+    path = no_gnuplot_path(tmp)
+    failing = os.path.join(tmp, "failbin")
+    os.mkdir(failing)
+    with open(os.path.join(failing, "gnuplot"), "w") as f:
+        f.write('#!/bin/sh\nfor a in "$@"; do last="$a"; done\n'
+                'case "$last" in *animation.gp) echo "gnuplot: cannot draw" >&2; exit 1;; esac\n'
+                'exec %s "$@"\n' % shutil.which("gnuplot"))
+    os.chmod(os.path.join(failing, "gnuplot"), 0o755)
     p = subprocess.run([NSMC, "run", "ball.nsm", "--out-dir", "U", "-q", "--t-end", "3",
-                        "--animate", "--phase"], cwd=tmp, env=env_for(tmp),
+                        "--animate", "--phase"], cwd=tmp,
+                       env=dict(env_for(tmp), PATH=failing + ":" + path),
                        capture_output=True, text=True)
     print("input: nsmc run ball.nsm --out-dir U --t-end 3 --animate --phase over an earlier "
-          "run's figures, U/animation.log a folder -> %d %s / %s"
+          "run's figures, gnuplot failing on the animation -> %d %s / %s"
           % (p.returncode, said(p.stderr)[:200], p.stdout.splitlines()[:1]))
     check(p.returncode == 1 and "no animation" in p.stderr,
           "the animation failed: exit 1, said", p)
