@@ -316,7 +316,9 @@ for label, call, want in [
         ("run(params={'e': '0x1p-1'})", lambda: m.run(params={"e": "0x1p-1"}), ("ParameterError",)),
         ("run(params={'e': '0,5'})", lambda: m.run(params={"e": "0,5"}), ("ParameterError",)),
         ("run(params={'g': '9.81 m/s^2'})", lambda: m.run(params={"g": "9.81 m/s^2"}),
-         ("ParameterError",)),
+         ("ok",)),                           # a unit converted as --set does
+        ("run(params={'g': '9.81 m/s'})", lambda: m.run(params={"g": "9.81 m/s"}),
+         ("ParameterError",)),               # the wrong dimension
         ("run(params={'m': 1e-320})", lambda: m.run(params={"m": 1e-320}), ("ParameterError",)),
         ("run(params={'g': 1e308})", lambda: m.run(params={"g": 1e308}), ("SimulationError",)),
         ("run(init=[[1, 0]])", lambda: m.run(init=[[1, 0]]), ("ParameterError",)),
