@@ -2129,8 +2129,7 @@ static int run(const RunOptions *o, Arena *a)
     const char *dir = o->out_dir ? o->out_dir : run_default_dir(m->name, a);
     if (outdir_path_check("nsmc", dir) || run_outputs_check(o, dir, a))
         return 1;
-    size_t had = outdir_existing_len(dir);
-    if (make_dirs(dir, a) != 0) {
+    if (outdir_make_dirs(dir) != 0) {
         char why[8400];
         int e = errno;
         fprintf(stderr, "nsmc: error: cannot create the output folder '%s': %s\n", dir,
@@ -2138,10 +2137,10 @@ static int run(const RunOptions *o, Arena *a)
         return 1;
     }
     if (outdir_lock_take("nsmc", dir) < 0) {
-        outdir_unmake(dir, had);
+        outdir_unmake();
         return 1;
     }
-    outdir_made_note(dir, had);     /* removed at the end when it holds nothing else */
+    outdir_made_note(dir);     /* removed at the end when it holds nothing else */
     /* compared again now that the folder is there, by device and inode:
      * `-- --stats /abs/D/plot.png` into a D not yet made was compared as
      * text with D/plot.png, ran, and the figures took the statistics'

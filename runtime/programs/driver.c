@@ -1360,26 +1360,6 @@ static int plot_files_check(const char *prog, const char *dir)
     return 0;
 }
 
-/* Create directory dir and its parents, like `mkdir -p`; 0 or -1. */
-static int make_dir(const char *dir)
-{
-    char p[4096];
-    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p)
-        return -1;
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = 0;
-        if (mkdir(p, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *s = '/';
-    }
-    struct stat sb;
-    if (mkdir(p, 0777) != 0 && errno != EEXIST)
-        return -1;
-    return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode) ? 0 : -1;
-}
-
 /* Whether a file can be read. */
 static int readable(const char *path)
 {
@@ -2147,7 +2127,6 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     const char *sec_spec = NULL, *sec_period = NULL, *sec_path = NULL;
     const char *set_path = NULL;      /* the --set-file, never an output */
     char plot_traj[4200], plot_ev[4200];
-    size_t plot_had = 0;
     int summary = 0, phase = 0, table_asked = 0;
     int lyap = 0;                     /* --lyapunov */
     double lyap_int = 0, lyap_tr = 0; /* --lyapunov-interval (0: the output period), -transient */
@@ -2537,8 +2516,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             nsm_sim_free(sim);
             return 1;
         }
-        plot_had = outdir_existing_len(plot_dir);
-        if (make_dir(plot_dir)) {
+        if (outdir_make_dirs(plot_dir)) {
             char why[8400];
             int dangling = outdir_dangling(plot_dir, why + 2, sizeof why - 2);
             if (dangling)
@@ -2559,7 +2537,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
             plot_files_check(d.prog, plot_dir) ||
             (lyap && lyap_check(d.prog, lyap_path)) ||
             (anim_opt.given && !(d.anim = anim_create(m, sim, &anim_opt, t_end, d.prog)))) {
-            outdir_unmake(plot_dir, plot_had);
+            outdir_unmake();
             nsm_sim_free(sim);
             return 1;
         }
@@ -2567,12 +2545,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
          * it: one writer at a time (after the names' check, which leaves a
          * folder it made as it found it) */
         if (outdir_lock_take_for(d.prog, plot_dir, "--plot") < 0) {
-            outdir_unmake(plot_dir, plot_had);
+            outdir_unmake();
             anim_write(d.anim, d.prog, 1);
             nsm_sim_free(sim);
             return 1;
         }
-        outdir_made_note(plot_dir, plot_had);   /* removed at the end if left empty */
+        outdir_made_note(plot_dir);   /* removed at the end if left empty */
         outdir_id_take(plot_dir, &d.plot_id);
     }
     d.out.fd = d.events.fd = d.sec.fd = -1;

@@ -114,68 +114,100 @@ static struct {
     int dirfd;              /* the lock's folder, wherever it is moved; -1: none */
     char path[4200];        /* DIR/.nsm-run.lock */
     char dir[4096];         /* the folder, when this process made part of it */
-    size_t had;             /* dir's bytes that were a folder before */
     dev_t dir_dev;          /* the folder made (dir), to tell it from one */
     ino_t dir_ino;          /* the user made under its name after a move */
 } outdir_held = { .fd = -1, .dirfd = -1 };
 
-/* The length of dir's longest prefix (whole components) that is a folder
-** already, before a `mkdir -p` makes the rest: outdir_unmake removes only
-** what the program made. */
-size_t outdir_existing_len(const char *dir)
+/* The folders this process made with outdir_make_dirs, each by its path,
+** device and inode, in the order made: outdir_unmake removes exactly
+** these.  A prefix that was missing when the path was read says nothing of
+** what mkdir makes: `--out-dir A/../B` with A missing took the whole path as
+** made, and B, the user's folder, was removed at a failed run's end. */
+#define OUTDIR_MADE_MAX 64
+static struct {
+    int n;
+    struct { dev_t dev; ino_t ino; char path[4096]; } e[OUTDIR_MADE_MAX];
+} outdir_made;
+
+/* Records path, just made by this process's mkdir, among its folders
+** (outdir_made); past the list's room it is not recorded, so kept. */
+static void outdir_made_add(const char *path)
+{
+    struct stat st;
+    if (outdir_made.n >= OUTDIR_MADE_MAX || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) ||
+        snprintf(outdir_made.e[outdir_made.n].path, sizeof outdir_made.e[0].path, "%s",
+                 path) >= (int)sizeof outdir_made.e[0].path)
+        return;
+    outdir_made.e[outdir_made.n].dev = st.st_dev;
+    outdir_made.e[outdir_made.n].ino = st.st_ino;
+    outdir_made.n++;
+}
+
+/* Makes dir and its parents (`mkdir -p`), recording each folder this
+** process made itself, and only those (outdir_made_add), for
+** outdir_unmake.  0, or -1 with errno set. */
+int outdir_make_dirs(const char *dir)
 {
     char p[4096];
     struct stat st;
-    size_t n = strlen(dir);
-    if (n >= sizeof p)
-        return n;
-    memcpy(p, dir, n + 1);
-    while (n > 0) {
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
-            return n;
-        while (n > 0 && p[n - 1] != '/')
-            n--;
-        while (n > 1 && p[n - 1] == '/')
-            n--;
-        p[n] = 0;
+    outdir_made.n = 0;
+    if (snprintf(p, sizeof p, "%s", dir) >= (int)sizeof p) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/' || s[-1] == '/')
+            continue;
+        *s = 0;
+        if (mkdir(p, 0777) == 0)
+            outdir_made_add(p);
+        else if (errno != EEXIST)
+            return -1;
+        *s = '/';
+    }
+    if (mkdir(p, 0777) == 0)
+        outdir_made_add(p);
+    else if (errno != EEXIST)
+        return -1;
+    if (stat(p, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
     }
     return 0;
 }
 
-/* Removes the folders of dir past its first had bytes (those the program
-** made, outdir_existing_len), deepest first; a folder with anything in it
-** stays (rmdir), and so do the ones above it. */
-void outdir_unmake(const char *dir, size_t had)
+/* Removes the folders this process made (outdir_make_dirs), deepest
+** first, each only while its path still names the folder made (device and
+** inode) and it is empty (rmdir); the first one kept keeps those above
+** it.  A folder that was there before is never among them. */
+void outdir_unmake(void)
 {
-    char p[4096];
-    size_t n = strlen(dir);
-    if (n >= sizeof p)
-        return;
-    memcpy(p, dir, n + 1);
-    while (n > had) {
-        if (rmdir(p) != 0)
-            return;
-        while (n > had && p[n - 1] != '/')
-            n--;
-        while (n > had && p[n - 1] == '/')
-            n--;
-        p[n] = 0;
+    while (outdir_made.n > 0) {
+        struct stat st;
+        int k = outdir_made.n - 1;
+        if (lstat(outdir_made.e[k].path, &st) != 0 || !S_ISDIR(st.st_mode) ||
+            st.st_dev != outdir_made.e[k].dev || st.st_ino != outdir_made.e[k].ino ||
+            rmdir(outdir_made.e[k].path) != 0)
+            break;
+        outdir_made.n = k;
     }
+    outdir_made.n = 0;
 }
 
-/* Notes that the folders of dir past its first had bytes were made by this
+/* Notes that dir's folders made by outdir_make_dirs were made by this
 ** process for the lock it holds: removed at its end when they hold nothing
 ** else (outdir_lock_drop).  Never a folder that was there before. */
-void outdir_made_note(const char *dir, size_t had)
+void outdir_made_note(const char *dir)
 {
     struct stat st;
-    if (outdir_held.fd < 0 || had >= strlen(dir) || stat(dir, &st) != 0 ||
+    if (outdir_held.fd < 0 || outdir_made.n == 0 || stat(dir, &st) != 0 ||
         snprintf(outdir_held.dir, sizeof outdir_held.dir, "%s", dir) >=
         (int)sizeof outdir_held.dir) {
         outdir_held.dir[0] = 0;
         return;
     }
-    outdir_held.had = had;
     outdir_held.dir_dev = st.st_dev;
     outdir_held.dir_ino = st.st_ino;
 }
@@ -221,7 +253,7 @@ void outdir_lock_drop(void)
         close(outdir_held.dirfd);
     outdir_held.dirfd = -1;
     if (outdir_held.dir[0] && outdir_made_there())
-        outdir_unmake(outdir_held.dir, outdir_held.had);
+        outdir_unmake();
 }
 
 /* Records the lock just taken (descriptor fd, file st at path, in the
@@ -412,9 +444,12 @@ int outdir_lock(const char *prog, const char *dir)
     struct stat st;
     if (outdir_path_check(prog, dir))
         return 1;
-    size_t had = outdir_existing_len(dir);
     char why[2 * PATH_MAX + 64];
-    if (((mkdir(dir, 0777) != 0 && errno != EEXIST) || stat(dir, &st) != 0) &&
+    outdir_made.n = 0;
+    int made = mkdir(dir, 0777) == 0;
+    if (made)
+        outdir_made_add(dir);
+    if (((!made && errno != EEXIST) || stat(dir, &st) != 0) &&
         outdir_dangling(dir, why, sizeof why)) {
         fprintf(stderr, "%s: error: cannot create the output folder '%s': %s\n", prog, dir,
                 why);
@@ -429,10 +464,10 @@ int outdir_lock(const char *prog, const char *dir)
         return 1;
     }
     if (outdir_lock_take(prog, dir) < 0) {
-        outdir_unmake(dir, had);
+        outdir_unmake();
         return 1;
     }
-    outdir_made_note(dir, had);
+    outdir_made_note(dir);
     return 0;
 }
 
