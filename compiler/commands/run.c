@@ -791,15 +791,18 @@ static int spawn(const ArgList *l, int to_stderr, int report_fd, int sim, int *s
     return WEXITSTATUS(status);
 }
 
-/* Writes n bytes to path through a temporary file renamed into place.
- * Returns 0 or -1. */
+/* Writes n bytes to path (a cache entry's file) through a temporary file
+ * renamed into place, mode 0600 whatever the umask: under `umask 000` a
+ * checksum writable by others let another user match it to a program of
+ * theirs.  Returns 0 or -1. */
 static int write_atomic(const char *path, const char *text, size_t n, Arena *a)
 {
     char *tmp = arena_printf(a, "%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f)
         return -1;
-    int ok = fwrite(text, 1, n, f) == n;
+    int ok = fchmod(fileno(f), 0600) == 0;
+    ok &= fwrite(text, 1, n, f) == n;
     ok &= fclose(f) == 0;
     if (!ok || rename(tmp, path) != 0) {
         unlink(tmp);
@@ -1140,7 +1143,7 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
     if (file_digest(tmp, &h, &size) == 0)
         line = arena_printf(a, "%016llx %lld %s\n", (unsigned long long)h, size,
                             cache_key(sum, a));
-    if (!line ||
+    if (!line || (failed = tmp, chmod(tmp, 0700) != 0) ||
         (failed = sum, write_atomic(sum, line, strlen(line), a) != 0) ||
         (failed = bin, rename(tmp, bin) != 0)) {
         /* the file that could not be written is named (a failed checksum
@@ -1151,6 +1154,28 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
         return NULL;
     }
     return bin;
+}
+
+/* Whether the cache entry's folder or file path, when there, is ours and
+ * writable by no one else (lstat: a link is judged itself): nsmc runs the
+ * simulator its checksum vouches for, and under `umask 000` both were
+ * writable by any local user, who could replace them.  0, or 1 after a
+ * message naming the path, its owner and its mode: such an entry is
+ * refused, never run nor rebuilt in place. */
+static int cache_entry_unsafe(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0;
+    const char *why = st.st_uid != geteuid() ? "it is owned by another user"
+                    : (st.st_mode & 022) ? "it is writable by other users" : NULL;
+    if (!why)
+        return 0;
+    fprintf(stderr, "nsmc: error: the cache entry %s is not safe to use: %s (owner uid %ld, "
+            "mode %04o): another user could have replaced the program nsmc would run; remove "
+            "the entry (nsmc cache clean) or set XDG_CACHE_HOME to a folder of yours\n",
+            path, why, (long)st.st_uid, (unsigned)(st.st_mode & 07777));
+    return 1;
 }
 
 /* Checks a cached binary against the checksum written when it was built.
@@ -1217,12 +1242,14 @@ static int cache_lock(const char *dir, Arena *a)
 {
     const char *path = arena_printf(a, "%s/.lock", dir);
     for (int tries = 0; tries < 100; tries++) {
+        if (mkdir(dir, 0700) == 0)
+            chmod(dir, 0700);       /* whatever the umask */
         if (make_dirs(dir, a) != 0) {
             if (errno == ENOENT)
                 continue;   /* removed by a clean as it was made: again */
             return -2;
         }
-        int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         if (lock < 0)
             continue;       /* removed between the two calls: again */
         struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
@@ -1323,6 +1350,12 @@ static const char *build(const char *what, const char *name, const char *ctext, 
     if (lock == -2) {
         fprintf(stderr, "nsmc: error: cannot write the simulator's cache %s: %s "
                 "(set XDG_CACHE_HOME to a writable directory)\n", dir, strerror(errno));
+        *status = 1;
+        return NULL;
+    }
+    if (cache_entry_unsafe(dir) || cache_entry_unsafe(bin) || cache_entry_unsafe(sum)) {
+        if (lock >= 0)
+            close(lock);
         *status = 1;
         return NULL;
     }
