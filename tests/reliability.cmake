@@ -1323,11 +1323,11 @@ endforeach()
 # the program cache's entries under a permissive umask, and an output
 # folder named through a folder not yet there (`A/../B`); each case under
 # 10 s in the normal build.
-foreach(case cache_modes dotdot_dir)
+foreach(case cache_modes py_cache_modes dotdot_dir)
   add_test(NAME reliability/scout26_prog_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/scout26_prog_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR}
             ${case})
-  set_tests_properties(reliability/scout26_prog_${case} PROPERTIES LABELS "reliability"
+  set_tests_properties(reliability/scout26_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()

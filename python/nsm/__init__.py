@@ -350,6 +350,27 @@ def _cache_safe(root):
     return root
 
 
+def _entry_safe(path):
+    """Refuses (CompileError) a cache entry's folder or file path that is
+    there and not ours or writable by group or others (lstat: a link is
+    judged itself): the package loads the object its checksum vouches for,
+    and under umask 000 both were writable by any local user."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise _cache_error(path, err) from None
+    why = ("it is owned by another user" if st.st_uid != os.geteuid() else
+           "it is writable by other users" if st.st_mode & 0o022 else None)
+    if why:
+        raise CompileError("the cache entry %s is not safe to use: %s (owner uid %d, mode "
+                           "%04o): another user could have replaced the program that would "
+                           "be loaded; remove the entry (nsmc cache clean) or set "
+                           "XDG_CACHE_HOME to a folder of yours"
+                           % (path, why, st.st_uid, st.st_mode & 0o7777))
+
+
 def _cache_error(path, err):
     """CompileError for a cache that cannot be used, with the command line's hint."""
     return CompileError("cannot write the model's cache %s: %s (set XDG_CACHE_HOME to a "
@@ -384,10 +405,13 @@ def _tmp_name(path):
 
 
 def _write_atomic(path, text):
-    """Writes text to path through a unique temporary renamed into place."""
+    """Writes text to path (a cache entry's file) through a unique temporary
+    renamed into place, mode 0600 whatever the umask (under umask 000 a
+    checksum others could write let them vouch for an object of theirs)."""
     tmp = _tmp_name(path)
     try:
         with open(tmp, "w", encoding="utf-8") as f:
+            os.fchmod(f.fileno(), 0o600)
             f.write(text)
         os.replace(tmp, path)
     except BaseException:       # Ctrl-C too: no temporary left in the cache
@@ -977,6 +1001,7 @@ def _install_built(so, sumfile, csrc, tmp, cc, key):
                            "Python: %s (%s)" % (" ".join(cc), csrc, why,
                                                 _load_hint(tmp, "set CC to a plain C compiler")))
     try:
+        os.chmod(tmp, 0o700)
         _write_atomic(sumfile, "%s %d %s\n" % (got + (key,)))
         os.replace(tmp, so)
     except BaseException as err:
@@ -1022,6 +1047,11 @@ def _build(ctext, paths, load, verbose=False):
     lockfile = os.path.join(d, ".lock")
     for _ in range(100):
         try:
+            os.mkdir(d, 0o700)
+            os.chmod(d, 0o700)      # whatever the umask
+        except OSError:
+            pass                    # there already, or makedirs below says why
+        try:
             os.makedirs(d, exist_ok=True)
         except OSError as err:
             if isinstance(err, FileExistsError) and not os.path.lexists(d):
@@ -1031,13 +1061,14 @@ def _build(ctext, paths, load, verbose=False):
         try:
             # never through a link, never waiting for a FIFO's reader
             lock = os.fdopen(os.open(lockfile, os.O_WRONLY | os.O_CREAT | os.O_APPEND |
-                                     os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644), "a")
+                                     os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600), "a")
         except FileNotFoundError:
             continue    # the entry removed meanwhile (nsmc cache clean): again
         except OSError as err:
             # a read-only cache (a read-only mount, a shared cache) whose entry
             # is whole is used as it is, as nsmc run uses it (it was refused)
             if err.errno in (errno.EROFS, errno.EACCES) and \
+                    not any(_entry_safe(x) for x in (d, so, sumfile)) and \
                     _cache_verify(so, sumfile, key)[0] > 0:
                 return load(so), symbol
             raise _cache_error(lockfile, err) from None
@@ -1049,6 +1080,8 @@ def _build(ctext, paths, load, verbose=False):
         raise _cache_error(lockfile, OSError(errno.EAGAIN, "the entry was removed by each of "
                                              "100 tries to lock it"))
     with lock:
+        for x in (d, so, sumfile):
+            _entry_safe(x)
         _stale_clear(so)
         _stale_clear(sumfile)
         _stale_clear(csrc)

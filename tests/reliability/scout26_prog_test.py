@@ -14,6 +14,10 @@ SIM is sim_forced_impact_oscillator (sim_bouncing_ball beside it).  Cases
                 checksum and C file 0600; an entry, simulator or checksum
                 made writable by group or others must be refused, never
                 run.
+  py_cache_modes  likewise for nsm.compile: its `py-*/` entry 0777, the
+                shared object 0777, its checksum 0666 under `umask 000`;
+                now 0700/0700/0600, and an entry others may write refused
+                (CompileError naming it and its mode), never loaded.
   dotdot_dir    `mkdir B; nsmc run M --out-dir A/../B -- --t-end -1` and
                 `mkdir B; sim --plot A/../B --out A/../B/plot.png` (both
                 refused, exit 1) removed the user's folder B and left A,
@@ -83,6 +87,52 @@ def cache_modes(tmp):
           "the entry made safe again is used", p)
 
 
+PY_COMPILE = """
+import sys
+import nsm
+try:
+    m = nsm.compile(sys.argv[1])
+except nsm.CompileError as err:
+    print("CompileError:", err)
+    sys.exit(3)
+print("MODEL-LOADED", m)
+"""
+
+
+def py_cache_modes(tmp):
+    """nsm.compile's entries owner-only under umask 000; unsafe ones refused."""
+    script = os.path.join(tmp, "compile.py")
+    with open(script, "w") as f:
+        f.write(PY_COMPILE)
+    cmd = [sys.executable, script, BALL]
+    p = run(tmp, cmd, preexec=umask_000)
+    print("umask 000: nsm.compile -> exit", p.returncode, p.stdout.strip()[:100])
+    check(p.returncode == 0, "nsm.compile under umask 000 succeeds", p)
+    root = os.path.join(tmp, "cache", "nsm")
+    names = [n for n in os.listdir(root) if n.startswith("py-bouncing_ball-")]
+    check(len(names) == 1, "one Python cache entry of the bouncing ball: %s" % names)
+    d = os.path.join(root, names[0])
+    so, sumf, csrc = (os.path.join(d, "bouncing_ball" + e) for e in (".so", ".sum", ".c"))
+    got = (mode(d), mode(so), mode(sumf), mode(csrc))
+    print("modes: entry %04o object %04o checksum %04o C file %04o" % got)
+    check(got == (0o700, 0o700, 0o600, 0o600),
+          "entry 0700, object 0700, checksum and C file 0600 under umask 000")
+    for what, path, bad in (("entry folder", d, 0o777), ("object", so, 0o777),
+                            ("checksum", sumf, 0o666)):
+        keep = mode(path)
+        os.chmod(path, bad)
+        p = run(tmp, cmd)
+        os.chmod(path, keep)
+        print("%s %04o -> exit %d: %s" % (what, bad, p.returncode, p.stdout.strip()[:400]))
+        check(p.returncode == 3 and "MODEL-LOADED" not in p.stdout and path in p.stdout and
+              "%04o" % bad in p.stdout,
+              "a Python cache %s at mode %04o is refused, naming it and its mode, never "
+              "loaded" % (what, bad), p)
+    p = run(tmp, cmd)
+    check(p.returncode == 0 and "MODEL-LOADED" in p.stdout,
+          "the entry made safe again is loaded", p)
+
+
 def dotdot_dir(tmp):
     """`A/../B` with A missing and B the user's: B kept, A removed."""
     for label, cmd in (
@@ -104,5 +154,6 @@ def dotdot_dir(tmp):
 
 
 if __name__ == "__main__":
-    sys.exit(main({"cache_modes": cache_modes, "dotdot_dir": dotdot_dir},
+    sys.exit(main({"cache_modes": cache_modes, "py_cache_modes": py_cache_modes,
+                   "dotdot_dir": dotdot_dir},
                   "nsm-scout26-prog-", case_arg=4))
