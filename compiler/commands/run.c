@@ -1157,7 +1157,8 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
 }
 
 /* Whether the cache entry's folder or file path, when there, is ours and
- * writable by no one else (lstat: a link is judged itself): nsmc runs the
+ * writable by no one else (lstat: a link, whose mode means nothing, by its
+ * owner alone; a link in place of a file is a damaged entry): nsmc runs the
  * simulator its checksum vouches for, and under `umask 000` both were
  * writable by any local user, who could replace them.  0, or 1 after a
  * message naming the path, its owner and its mode: such an entry is
@@ -1168,7 +1169,8 @@ static int cache_entry_unsafe(const char *path)
     if (lstat(path, &st) != 0)
         return 0;
     const char *why = st.st_uid != geteuid() ? "it is owned by another user"
-                    : (st.st_mode & 022) ? "it is writable by other users" : NULL;
+                    : (st.st_mode & 022) && !S_ISLNK(st.st_mode) ? "it is writable by other users"
+                    : NULL;
     if (!why)
         return 0;
     fprintf(stderr, "nsmc: error: the cache entry %s is not safe to use: %s (owner uid %ld, "

@@ -352,8 +352,9 @@ def _cache_safe(root):
 
 def _entry_safe(path):
     """Refuses (CompileError) a cache entry's folder or file path that is
-    there and not ours or writable by group or others (lstat: a link is
-    judged itself): the package loads the object its checksum vouches for,
+    there and not ours or writable by group or others (lstat: a link, whose
+    mode means nothing, by its owner alone; a link in place of a file is
+    a damaged entry, rebuilt): the package loads the object its checksum vouches for,
     and under umask 000 both were writable by any local user."""
     try:
         st = os.lstat(path)
@@ -362,7 +363,8 @@ def _entry_safe(path):
     except OSError as err:
         raise _cache_error(path, err) from None
     why = ("it is owned by another user" if st.st_uid != os.geteuid() else
-           "it is writable by other users" if st.st_mode & 0o022 else None)
+           "it is writable by other users" if st.st_mode & 0o022 and
+           not stat.S_ISLNK(st.st_mode) else None)
     if why:
         raise CompileError("the cache entry %s is not safe to use: %s (owner uid %d, mode "
                            "%04o): another user could have replaced the program that would "
