@@ -1322,9 +1322,10 @@ endforeach()
 # A scouting pass after the twenty-fourth, on the core
 # (tests/reliability/scout26_core_test.py): the simultaneous law's energy
 # check under a barely moving surface and beside unrelated kinetic energy,
-# numbers with a unit that underflow to 0; each case under 10 s in the
+# numbers with a unit that underflow to 0, section specs' numbers and
+# blank fields; each case under 10 s in the
 # normal build.
-foreach(case surfacework unrelated underflow)
+foreach(case surfacework unrelated underflow section)
   add_test(NAME reliability/scout26_core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/scout26_core_test.py
             $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})

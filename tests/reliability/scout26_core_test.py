@@ -26,6 +26,13 @@ Cases (each under 10 s in the normal build):
                 is 0".  Now refused by nsmc as below a double's range, with
                 file:line:col, the source line and a caret, nothing written;
                 `1e-300 nm` (3e-309 m, subnormal) still compiles.
+  section       a section spec's numbers skipped the underflow check:
+                `period:0.3:1e-400` and `plane:B.x-1e-400` ran with 0,
+                exit 0; blank fields (`period:0.3: `, `period: `) read
+                "unexpected end at ''".  Now refused by Python's section()
+                (as by the simulator's --section, the same parser), naming
+                the number below a double's range or the empty field;
+                `period:0.3:1e-300` still runs.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -151,8 +158,40 @@ def case_underflow(tmp):
     check(p.returncode == 0, "1e-300 nm (a subnormal 1e-309 m): compiles", p)
 
 
+BALL = '''model ball "a ball on a floor"
+mass B = 1 kg
+gravity 9.81 m/s^2
+gap floor: B.x >= 0 m, impact(e = 0.9)
+init B.x = 1 m
+simulate t_end = 1 s, dt = 1 ms
+output every 10 ms: B.x
+'''
+
+
+def case_section(tmp):
+    """A section spec's number below a double's range, or a blank field, is refused."""
+    import nsm
+    m = compiled(tmp, "ball", BALL)
+    for spec, why in (("period:0.3:1e-400", "below the range"),
+                      ("plane:B.x-1e-400", "below the range"),
+                      ("plane:B.x-0.5e-330:down", "below the range"),
+                      ("period:0.3: ", "is empty"), ("period: ", "is empty"),
+                      ("period: \t:0.1", "is empty"), ("plane: ", "is empty")):
+        try:
+            m.section(spec, t_end=1)
+            msg = None
+        except nsm.Error as ex:
+            msg = str(ex)
+        print("  section(%r) -> %s" % (spec, "ran" if msg is None else "refused: " + msg[:200]))
+        check(msg is not None and why in msg, "section(%r): refused, '%s'" % (spec, why))
+    r = m.section("period:0.3:1e-300", t_end=1)
+    print("  section('period:0.3:1e-300') -> ran")
+    check(r is not None, "section('period:0.3:1e-300'): runs (1e-300 is a double)")
+
+
 if __name__ == "__main__":
     sys.exit(main({"surfacework": case_surfacework,
                    "unrelated": case_unrelated,
-                   "underflow": case_underflow},
+                   "underflow": case_underflow,
+                   "section": case_section},
                   "nsm-scout26-core-", case_arg=3))
