@@ -1339,6 +1339,12 @@ static Val conv(Sema *s, const Node *n, int cx)
             diag_error(s->diag, n->loc, "number out of range");
             return bad();
         }
+        if (v == 0 && n->num != 0) {  /* 1e-320 nm ran as 0 */
+            diag_error(s->diag, n->loc, "number out of range: in SI units (the unit '%s' is %g of "
+                       "them) it is below the range of a double and would be taken as 0 "
+                       "(nonzero doubles are at least 4.9e-324 in magnitude)", n->unit, scale);
+            return bad();
+        }
         return with_num(val(expr_num(s->ex, v), d), v);
     }
     case N_NAME:

@@ -1331,3 +1331,17 @@ foreach(case cache_modes py_cache_modes dotdot_dir)
   set_tests_properties(reliability/scout26_prog_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A scouting pass after the twenty-fourth, on the core
+# (tests/reliability/scout26_core_test.py): the simultaneous law's energy
+# check under a barely moving surface and beside unrelated kinetic energy,
+# numbers with a unit that underflow to 0, section specs' numbers and
+# blank fields; each case under 10 s in the
+# normal build.
+foreach(case surfacework unrelated underflow section)
+  add_test(NAME reliability/scout26_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/scout26_core_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/scout26_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

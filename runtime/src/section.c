@@ -129,6 +129,16 @@ static const char *spec_empty(const char *kind, int empty1, int empty2)
     return NULL;
 }
 
+/* Whether a section field is empty or only blanks: `period:0.3: ` read
+** "unexpected end at ''" rather than naming the empty field. */
+static int spec_blank(const char *f)
+{
+    for (; *f; f++)
+        if (*f != ' ' && *f != '\t')
+            return 0;
+    return 1;
+}
+
 /* Parse spec into sec; 0 or NSM_EINVAL with the reason in the message. */
 static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
 {
@@ -147,7 +157,7 @@ static int spec_parse(nsm_sim *s, struct RtSection *sec, const char *spec)
         tl1 = 0;                /* a gap's long name, read whole below */
     if (rest || tl1 || tl2)
         return spec_fail(s, "section '%s': %s", spec, rest ? "too many fields" : "a field is too long");
-    const char *empty = spec_empty(kind, !f1[0], has2 && !f2[0]);
+    const char *empty = spec_empty(kind, spec_blank(f1), has2 && spec_blank(f2));
     if (empty)
         return spec_fail(s, "section '%s': %s", spec, empty);
     if (!strcmp(kind, "impact")) {
