@@ -1345,3 +1345,18 @@ foreach(case surfacework unrelated underflow section)
   set_tests_properties(reliability/scout26_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-fifth hostile pass on the simulators' command line and outputs
+# and the Python package (tests/reliability/twentyfifth_pass_py_test.py):
+# counts and sweep values given as texts that underflow, the last row at
+# t_end in the CSV, HDF5 and Python, malformed option values, SIGKILL and
+# SIGTERM while writing, units in params= and damaged cache entries; each
+# case under 20 s in the normal build.
+foreach(case counts values finalsample options kill pyunits)
+  add_test(NAME reliability/twentyfifth_py_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfifth_pass_py_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentyfifth_py_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

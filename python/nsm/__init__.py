@@ -1424,9 +1424,27 @@ def _count(value, what, lo, hi=100000000):
         # __float__ as its own exception
         raise SettingError("%s must be a whole number from %d to %d, got %s (%s: %s)"
                            % (what, lo, hi, _shown(value), type(err).__name__, err)) from err
+    if x == 0 and _nonzero(value):
+        # '1e-400' read as 0: a sweep's transient of 0 records ran silently
+        raise SettingError("%s is %s, below the range of a double: it would be taken as 0 "
+                           "(nonzero doubles are at least 4.9e-324 in magnitude)"
+                           % (what, _shown(value)))
     if not (math.isfinite(x) and x == int(x) and lo <= x <= hi):
         raise SettingError("%s must be a whole number from %d to %d, got %r" % (what, lo, hi, value))
     return int(x)
+
+
+def _sweep_value(value):
+    """A value to sweep given as a text or an object (Decimal), as _float
+    reads it, else ParameterError when it is nonzero but reads as 0: '1e-400'
+    and Decimal('1e-400') were swept as 0 without a word (F = 0, an
+    unforced run, where the call asked for a force)."""
+    x = _float(value)
+    if x == 0 and _nonzero(value):
+        raise ParameterError("values: %s is below the range of a double: it would be taken "
+                             "as 0 (nonzero doubles are at least 4.9e-324 in magnitude)"
+                             % _shown(value))
+    return x
 
 
 # nsmc sweep's limits (runtime/programs/sweep.c): the runs of a grid
@@ -2230,9 +2248,9 @@ class Model:
             real = not (_not_real(raw) or (raw.dtype == object and
                                            any(_not_real(v) for v in raw.flat)))
             if real and raw.dtype.kind in "USO":   # texts as run() takes them ('1_0' was 10)
-                raw = np.vectorize(_float, otypes=[float])(raw) if raw.size else raw
+                raw = np.vectorize(_sweep_value, otypes=[float])(raw) if raw.size else raw
             values = np.atleast_1d(raw.astype(float)) if real else None
-        except SettingError:
+        except (SettingError, ParameterError):
             raise
         except (TypeError, ValueError):
             raise ParameterError("values must be numbers, got %r" % (values,)) from None
