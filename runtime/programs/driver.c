@@ -104,6 +104,7 @@ typedef struct Driver {
     Sink out, events;     /* CSV outputs, fd -1 if not requested */
     Sink sec;             /* --section records, fd -1 if not requested */
     int table;            /* print the event table on stdout */
+    int stdout_csv;       /* an output writes its CSV to stdout (`-`) */
     long table_max;       /* --events-max: most rows of the table, -1 all */
     int dt_given;         /* --dt on the command line */
     int etol_off;         /* --energy-tol 0: the balance stops no run */
@@ -1812,8 +1813,10 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
     if (d->table && d->table_max >= 0 && d->nev > d->table_max)
         printf("... %ld more events not shown (--events-max %ld)%s%s\n", d->nev - d->table_max,
                d->table_max, ev_path ? "; all of them in " : "", ev_path ? ev_path : "");
+    /* beside a CSV on stdout the audit goes to stderr: it was appended to
+     * that CSV (`--out - --summary | reader` read the table as rows) */
     if (summary && !d->werr && !sig)
-        print_summary(sim, m, &au, stdout);
+        print_summary(sim, m, &au, d->stdout_csv ? stderr : stdout);
     if (fflush(stdout) != 0 || ferror(stdout))
         write_failed(d, errno, "standard output");
     if (d->werr) {
@@ -2564,9 +2567,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     if (plot_dir)
         remove_old_plots(plot_dir);
-    d.table = table && !(out_path && !strcmp(out_path, "-")) && !(ev_path && !strcmp(ev_path, "-")) &&
-              !(stats_path && !strcmp(stats_path, "-")) && !(sec_spec && !strcmp(sec_path, "-")) &&
-              !(lyap && !strcmp(lyap_path, "-"));
+    d.stdout_csv = (out_path && !strcmp(out_path, "-")) || (ev_path && !strcmp(ev_path, "-")) ||
+                   (stats_path && !strcmp(stats_path, "-")) || (sec_spec && !strcmp(sec_path, "-")) ||
+                   (lyap && !strcmp(lyap_path, "-"));
+    d.table = table && !d.stdout_csv;
     sink_printf(&d.out, "t [s]");
     for (int k = 0; k < m->n_outputs; k++) {
         const nsm_output_info *o = &m->outputs[k];

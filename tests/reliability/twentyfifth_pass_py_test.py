@@ -30,6 +30,12 @@ Cases (each under 20 s in the normal build):
               a hex float, a locale comma, an empty text and 1e400, in both
               forms (--NAME VALUE, --NAME=VALUE): exit 1, the option and the
               value named, nothing written.
+  summary     --summary with a CSV on stdout (--out -, --events -, --stats -,
+              a section or a Lyapunov spectrum without a file): the energy
+              audit was appended to that CSV, a reader reading it as rows.
+              Now the audit goes to stderr when an output takes stdout; the
+              CSV whole (the last row, and the exponents' sum 2 ln e over
+              one impact, by hand); with stdout free, on stdout as before.
   kill        SIGKILL at random moments of a long run writing CSV and HDF5:
               the CSV holds whole lines, the free fall by hand before the
               landing; the HDF5 file (partial) opens with h5py and holds no
@@ -230,6 +236,55 @@ def case_options(tmp):
         check(p.returncode == 0 and rows[-1][0] == 0.1 and
               abs(rows[-1][1] - (H - G * 0.01 / 2)) < 1e-12, "%s: x(0.1) by hand" % form)
         os.unlink(out)
+
+
+# ---- summary --------------------------------------------------------------
+
+def csv_on_stdout(text):
+    """The rows of a CSV text (header left out) as float lists; ValueError
+    when a line is not one (the audit appended to it)."""
+    lines = text.splitlines()
+    width = len(lines[0].split(","))
+    rows = []
+    for ln in lines[1:]:
+        cells = ln.split(",")
+        if len(cells) != width:
+            raise ValueError("not a CSV row: %r" % ln)
+        rows.append([float(c) if c.strip() not in ("impact", "floor") else 0.0 for c in cells])
+    return rows
+
+
+def case_summary(tmp):
+    """--summary beside a CSV on stdout: the audit on stderr, the CSV whole."""
+    x1 = ball_at(1.0)[0]
+    for outs, what in ((["--out", "-"], "the trajectory"), (["--events", "-"], "the events"),
+                       (["--stats", "-"], "the statistics"),
+                       (["--section", "period:0.5"], "the section"),
+                       (["--lyapunov", "--method", "exact"], "the spectrum")):
+        p = run(tmp, [SIM, "--t-end", "1", "--every", "0.5", "--summary"] + outs)
+        try:
+            rows = csv_on_stdout(p.stdout)
+            got = "%d rows" % len(rows)
+        except (ValueError, IndexError) as err:
+            rows, got = None, str(err)[:60]
+        print("  --summary %-30s -> %d  stdout: %s; audit on stderr: %s"
+              % (" ".join(outs), p.returncode, got, "energy audit at t = 1 s" in p.stderr))
+        check(p.returncode == 0 and rows and "energy audit" not in p.stdout and
+              "energy audit at t = 1 s" in p.stderr,
+              "--summary %s: stdout holds %s alone, the audit is on stderr" % (" ".join(outs),
+                                                                                 what), p)
+        if outs[0] == "--out":
+            check(rows[-1][0] == 1 and abs(rows[-1][1] - x1) < 1e-9,
+                  "the trajectory's last row by hand (x(1 s) = %.12g)" % x1)
+        if outs[0] == "--lyapunov":
+            # one impact of e = 0.9 in 1 s: the saltation's determinant e^2
+            check(abs(rows[0][1] + rows[1][1] - 2 * math.log(E)) < 1e-9,
+                  "the exponents sum to 2 ln e over the 1 s with one impact")
+    p = run(tmp, [SIM, "--t-end", "1", "--summary", "--events", os.devnull])
+    print("  --summary --events /dev/null -> %d, audit on stdout: %s"
+          % (p.returncode, "energy audit at t = 1 s" in p.stdout))
+    check(p.returncode == 0 and "energy audit at t = 1 s" in p.stdout,
+          "with stdout free the audit is printed there, as before", p)
 
 
 # ---- kill -----------------------------------------------------------------
