@@ -1352,7 +1352,7 @@ endforeach()
 # t_end in the CSV, HDF5 and Python, malformed option values, SIGKILL and
 # SIGTERM while writing, units in params= and damaged cache entries; each
 # case under 20 s in the normal build.
-foreach(case counts values summary finalsample options kill pyunits)
+foreach(case counts values summary lyapend finalsample options kill pyunits)
   add_test(NAME reliability/twentyfifth_py_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfifth_pass_py_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball>

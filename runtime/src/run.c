@@ -604,12 +604,17 @@ RT_HOT static int sample(nsm_sim *s)
 ** sample was not taken there (nsm/nsm.h): a sampling period that does not
 ** divide t_end left the end out (every 0.3 s over 1 s ended the trajectory
 ** at 0.9 s), where the final state is what most readers read.  The grid's
-** samples are those the run took; this one is its last row, at t_end. */
+** samples are those the run took; this one is its last row, at t_end.
+** A grid sample taken within a few roundings of the end is that row
+** already: a Lyapunov run (`--every 0.1 --lyapunov-interval 0.1`), whose
+** steps restart at each interval, took its tenth sample at
+** 0.9999999999999999 s and the end added a second row at 1 s. */
 int nsm_sim_sample_end(nsm_sim *s)
 {
     if (s->failed)
         return s->failed;
-    if (!s->set.on_sample || !(s->set.every > 0) || !s->sample_k || !(s->t > s->t_sampled))
+    if (!s->set.on_sample || !(s->set.every > 0) || !s->sample_k ||
+        !(s->t - s->t_sampled > 4 * DBL_EPSILON * fabs(s->t)))
         return NSM_OK;
     return sample(s);
 }

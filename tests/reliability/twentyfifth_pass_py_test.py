@@ -36,6 +36,13 @@ Cases (each under 20 s in the normal build):
               Now the audit goes to stderr when an output takes stdout; the
               CSV whole (the last row, and the exponents' sum 2 ln e over
               one impact, by hand); with stdout free, on stdout as before.
+  lyapend     the trajectory of a Lyapunov run (`--every 0.1 --lyapunov
+              --lyapunov-interval 0.1 --t-end 1`, intervals 0.3 and 0.07, a
+              transient) ended with two rows at t_end (0.9999999999999999 s,
+              the grid's tenth sample where the restarted steps ended, and
+              1 s), in the CSV and the HDF5 file.  Now one row at t_end, the
+              ball's state there by hand; the exponents sum to 2 ln e over
+              the span after the transient.
   kill        SIGKILL at random moments of a long run writing CSV and HDF5:
               the CSV holds whole lines, the free fall by hand before the
               landing; the HDF5 file (partial) opens with h5py and holds no
@@ -179,7 +186,10 @@ def case_finalsample(tmp):
             print("  %-8s --every %-22r --t-end %-3s -> %d rows, the last two at %r, x %.12g "
                   "(by hand %.12g); Python %d rows" % (meth, ev, te, len(tr), list(tr[-2:, 0]),
                                                      tr[-1, 1], x, len(py)))
-            check(tr[-1, 0] == float(te) and np.all(np.diff(tr[:, 0]) > 0) and
+            # the last row at t_end, or a grid row within a few roundings
+            # of it (one ulp below: the same instant, no second row)
+            tol = 4 * np.finfo(float).eps * float(te)
+            check(abs(tr[-1, 0] - float(te)) <= tol and np.all(np.diff(tr[:, 0]) > tol) and
                   abs(tr[-1, 1] - x) < 1e-8 and abs(tr[-1, 2] - v) < 1e-8,
                   "times strictly increasing, the last row at t_end, the state there by hand")
             check(np.array_equal(py, tr[:, :3]) and len(rows) == len(tr) and
@@ -200,6 +210,41 @@ def case_finalsample(tmp):
               [0, 0.5, 1] and np.array_equal(ps, hs) and np.allclose(cs, hs, rtol=1e-15) and
               np.allclose(hs[:, 2], want, atol=1e-8),
               "period:0.5 records t = 0, 0.5 and 1 s alike, x by hand")
+
+
+# ---- lyapend ---------------------------------------------------------------
+
+def case_lyapend(tmp):
+    """A Lyapunov run's trajectory ends with one row at t_end."""
+    import h5py
+    import numpy as np
+    for every, interval, transient in (("0.1", "0.1", None), ("0.1", "0.3", None),
+                                       ("0.25", "0.1", None), ("0.1", "0.07", None),
+                                       ("0.1", "0.1", "0.35"), ("0.3", "0.1", "0.3")):
+        h5, csv = os.path.join(tmp, "l.h5"), os.path.join(tmp, "l.csv")
+        args = [SIM, "--t-end", "1", "--method", "exact", "--every", every, "--lyapunov",
+                "--lyapunov-interval", interval, "--lyapunov-out", "ly.csv", "--out", h5,
+                "--out", csv] + (["--lyapunov-transient", transient] if transient else [])
+        p = run(tmp, args)
+        with h5py.File(h5, "r") as f:
+            tr = f["trajectory"][()]
+        rows = csv_rows(csv)
+        lam = [r[1] for r in csv_rows(os.path.join(tmp, "ly.csv"))]
+        t = tr[:, 0]
+        x, v = ball_at(1.0)
+        span = 1 - float(transient or 0)
+        print("  --every %-4s --lyapunov-interval %-4s --lyapunov-transient %-4s -> %d  rows at "
+              "%s; exponents sum %.12g (by hand 2 ln e / %g s = %.12g)"
+              % (every, interval, transient, p.returncode, [float("%.17g" % a) for a in t[-3:]],
+                 sum(lam), span, 2 * math.log(E) / span))
+        want = int(math.floor(1 / float(every) + 1e-9)) + 1 + \
+            (0 if abs(1 / float(every) - round(1 / float(every))) < 1e-9 else 1)
+        check(p.returncode == 0 and len(t) == want and len(rows) == len(t) and
+              np.all(np.diff(t) > 1e-6 * float(every)) and abs(t[-1] - 1) <= 4e-16 and
+              abs(tr[-1, 1] - x) < 1e-9 and abs(tr[-1, 2] - v) < 1e-9,
+              "%d rows, one at t_end = 1 s (to an ulp) with the state by hand, none twice" % want, p)
+        check(abs(sum(lam) - 2 * math.log(E) / span) < 1e-9,
+              "the exponents sum to ln(e^2) over the span after the transient")
 
 
 # ---- options --------------------------------------------------------------
