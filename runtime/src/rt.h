@@ -354,6 +354,7 @@ struct nsm_sim {
     long steps, nevents;
     long sample_k;
     double t_sampled;         /* the time of the last sample handed out (run.c, sample) */
+    long nev_sampled;         /* nevents then: an event since sets the end apart */
     RtRate rate;              /* the event log's rate guard, stats.c */
 
     RtZeno zeno;              /* Zeno and cascade detection, zeno.c */

@@ -595,6 +595,7 @@ RT_COLD static int toggle_switch(nsm_sim *s, int k, const double *Y0)
 RT_HOT static int sample(nsm_sim *s)
 {
     s->t_sampled = s->t;
+    s->nev_sampled = s->nevents;
     if (s->set.on_sample && s->set.on_sample(s->set.sa_ud, s, s->t))
         return rt_fail(s, NSM_ESTOPPED, -1, "stopped by the sample handler");
     return NSM_OK;
@@ -605,16 +606,18 @@ RT_HOT static int sample(nsm_sim *s)
 ** divide t_end left the end out (every 0.3 s over 1 s ended the trajectory
 ** at 0.9 s), where the final state is what most readers read.  The grid's
 ** samples are those the run took; this one is its last row, at t_end.
-** A grid sample taken within a few roundings of the end is that row
-** already: a Lyapunov run (`--every 0.1 --lyapunov-interval 0.1`), whose
-** steps restart at each interval, took its tenth sample at
-** 0.9999999999999999 s and the end added a second row at 1 s. */
+** A grid sample taken within a few roundings of the end, with no event
+** between, is that row already: a Lyapunov run (`--every 0.1
+** --lyapunov-interval 0.1`), whose steps restart at each interval, took its
+** tenth sample at 0.9999999999999999 s and the end added a second row at
+** 1 s.  An impact in that last ulp keeps the row after it. */
 int nsm_sim_sample_end(nsm_sim *s)
 {
     if (s->failed)
         return s->failed;
-    if (!s->set.on_sample || !(s->set.every > 0) || !s->sample_k ||
-        !(s->t - s->t_sampled > 4 * DBL_EPSILON * fabs(s->t)))
+    if (!s->set.on_sample || !(s->set.every > 0) || !s->sample_k || !(s->t > s->t_sampled))
+        return NSM_OK;
+    if (s->t - s->t_sampled <= 4 * DBL_EPSILON * fabs(s->t) && s->nevents == s->nev_sampled)
         return NSM_OK;
     return sample(s);
 }

@@ -494,6 +494,7 @@ int nsm_sim_reset(nsm_sim *s)
     s->steps = s->nevents = 0;
     s->sample_k = 0;
     s->t_sampled = -HUGE_VAL;
+    s->nev_sampled = 0;
     rt_surface_reset(s);
     s->energy_lost = 0;
     s->h_adapt = 0;
