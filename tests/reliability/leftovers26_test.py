@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Review leftovers of issue #29: where two pieces of code held one rule
+in two forms that did not agree, each a check that failed before the
+two were made one.
+
+    tests/reliability/leftovers26_test.py NSMC SIM_BOUNCING_BALL SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  cachecheck the compile cache's folder was judged through a link (stat)
+             and its entries by the link alone (lstat): a cache folder that
+             is a link of another user's to a folder of ours was used (the
+             link's owner can swap it at any time), and nsmc ran an entry's
+             simulator that is a link of ours to a file any user may write
+             (the Python package called such a link damaged and rebuilt).
+             The folder's and the entries' messages also differed.  Now one
+             rule, in nsmc and in the Python package: the path must be
+             ours (a link of another user's is refused, naming it); a link
+             of ours is judged by its target where a folder is wanted and
+             never followed in place of an entry's file (damaged, rebuilt);
+             the same message with the noun "folder" or "entry".
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import SANITIZED, check, main  # noqa: E402
+
+NSMC = os.path.abspath(sys.argv[1])
+SIM = os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])
+SLOW = 4 if SANITIZED else 1
+BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+
+
+def last(p):
+    """The last line of p's standard error, for the printed outcome."""
+    lines = [ln for ln in p.stderr.strip().splitlines() if ln != "(try --help)"]
+    return lines[-1][:200] if lines else ""
+
+
+def nsmc_run(tmp, xdg, out):
+    """nsmc run of the ball with the cache under xdg: the CompletedProcess."""
+    env = dict(os.environ, XDG_CACHE_HOME=xdg)
+    return subprocess.run([NSMC, "run", BALL, "--out-dir", out, "-q", "--no-plot", "--",
+                           "--t-end", "0.01"], cwd=tmp, env=env, capture_output=True,
+                          text=True, timeout=120 * SLOW)
+
+
+def py_compile(tmp, xdg):
+    """nsm.compile and a run of the ball in a fresh Python with the cache
+    under xdg: (exit code, its last line: OK, or the error)."""
+    code = ("import nsm, sys\n"
+            "try:\n"
+            "    m = nsm.compile(%r)\n"
+            "    print('OK', m.run(t_end=0.01).t[-1])\n"
+            "except nsm.Error as err:\n"
+            "    print('ERR %%s: %%s' %% (type(err).__name__, err)); sys.exit(1)\n" % BALL)
+    env = dict(os.environ, XDG_CACHE_HOME=xdg)
+    p = subprocess.run([sys.executable, "-c", code], cwd=tmp, env=env, capture_output=True,
+                       text=True, timeout=120 * SLOW)
+    out = (p.stdout.strip().splitlines() or [""])[-1]
+    return p.returncode, out
+
+
+def tail(message, path):
+    """What a refusal says after the path it names (the shared part)."""
+    return message.split(path, 1)[1].split(": ", 1)[1].split("): ", 1)[1].strip()
+
+
+def loose_link(path):
+    """Replaces the file path by a link (ours) to a copy any user may write."""
+    copy = path + ".loose"
+    shutil.copy2(path, copy)
+    os.chmod(copy, 0o777)
+    os.unlink(path)
+    os.symlink(copy, path)
+
+
+def foreign_link(path):
+    """Replaces the file path by a link of uid 65534's to a copy of ours."""
+    copy = path + ".mine"
+    shutil.copy2(path, copy)
+    os.unlink(path)
+    os.symlink(copy, path)
+    os.lchown(path, 65534, 65534)
+
+
+def case_cachecheck(tmp):
+    """One rule and one message for the cache's folder and its entries."""
+    # an entry's simulator replaced by a link of ours to a file anyone may write
+    xdg = os.path.join(tmp, "x1")
+    p = nsmc_run(tmp, xdg, "A")
+    check(p.returncode == 0, "nsmc run builds the ball into a fresh cache", p)
+    bins = [b for b in glob.glob(os.path.join(xdg, "nsm", "*", "*"))
+            if os.path.basename(b) == os.path.basename(os.path.dirname(b)).rsplit("-", 1)[0]]
+    check(len(bins) == 1, "one cached simulator: %s" % bins)
+    loose_link(bins[0])
+    p = nsmc_run(tmp, xdg, "B")
+    print("  nsmc run, the cached simulator a link of ours to a file of mode 0777 -> %d  %s"
+          % (p.returncode, " / ".join(p.stderr.strip().splitlines()[:1])[:200]))
+    check(p.returncode == 0 and "damaged (a link, not a file); rebuilding" in p.stderr and
+          not os.path.islink(bins[0]) and os.stat(bins[0]).st_mode & 0o077 == 0,
+          "never run through the link: damaged, rebuilt owner-only in its place (as the "
+          "Python package does)", p)
+
+    # Python's shared object, likewise
+    code, out = py_compile(tmp, xdg)
+    check(code == 0, "nsm.compile builds the ball into the cache: %s" % out)
+    sos = glob.glob(os.path.join(xdg, "nsm", "py-*", "*.so"))
+    check(len(sos) == 1, "one cached shared object: %s" % sos)
+    loose_link(sos[0])
+    code, out = py_compile(tmp, xdg)
+    print("  nsm.compile, the cached .so a link of ours to a file of mode 0777 -> %s; a link "
+          "now: %s" % (out[:200], os.path.islink(sos[0])))
+    check(code == 0 and not os.path.islink(sos[0]), "rebuilt in place of the link")
+
+    if os.geteuid() != 0:
+        print("  (not root: a link of another user's cannot be made)")
+        return
+    # an entry's file that is a link of another user's to a file of ours
+    foreign_link(bins[0])
+    p = nsmc_run(tmp, xdg, "C")
+    print("  nsmc run, the cached simulator a link of uid 65534's -> %d  %s"
+          % (p.returncode, last(p)))
+    check(p.returncode == 1 and "cache entry %s is not safe" % bins[0] in p.stderr and
+          "a link owned by another user" in p.stderr and not os.path.exists(
+              os.path.join(tmp, "C")), "refused, exit 1: a link owned by another user", p)
+    entry_msg = p.stderr
+    foreign_link(sos[0])
+    code, out = py_compile(tmp, xdg)
+    print("  nsm.compile, the cached .so a link of uid 65534's -> %s" % out[:200])
+    check(code == 1 and "CompileError" in out and "cache entry %s is not safe" % sos[0] in out
+          and "a link owned by another user" in out, "CompileError: a link owned by another "
+          "user")
+    check(tail(entry_msg, bins[0]) == tail(out, sos[0]).replace("would be loaded",
+                                                                  "nsmc would run"),
+          "nsmc's and Python's entry messages say the same:\n    %s\n    %s"
+          % (tail(entry_msg, bins[0]), tail(out, sos[0])))
+
+    # a cache folder that is a link of another user's to a folder of ours
+    xdg = os.path.join(tmp, "x2")
+    os.makedirs(xdg)
+    mine = os.path.join(tmp, "mine")
+    os.makedirs(mine, mode=0o700)
+    root = os.path.join(xdg, "nsm")
+    os.symlink(mine, root)
+    os.lchown(root, 65534, 65534)
+    p = nsmc_run(tmp, xdg, "D")
+    print("  nsmc run, the cache folder a link of uid 65534's to a folder of ours -> %d  %s"
+          % (p.returncode, last(p)))
+    check(p.returncode == 1 and "cache folder %s is not safe" % root in p.stderr and
+          "a link owned by another user" in p.stderr and not os.listdir(mine),
+          "refused, exit 1: a link owned by another user; nothing built", p)
+    check(tail(p.stderr, root) == tail(entry_msg, bins[0]),
+          "the folder's and the entries' messages say the same:\n    %s\n    %s"
+          % (tail(p.stderr, root), tail(entry_msg, bins[0])))
+    code, out = py_compile(tmp, xdg)
+    print("  nsm.compile, the same cache folder -> %s" % out[:200])
+    check(code == 1 and "CompileError" in out and "a link owned by another user" in out
+          and not os.listdir(mine), "CompileError: a link owned by another user")
+    # a cache folder that is a link of ours to a folder of ours: used
+    os.unlink(root)
+    os.symlink(mine, root)
+    p = nsmc_run(tmp, xdg, "E")
+    print("  nsmc run, the cache folder a link of ours to a folder of ours (0700) -> %d"
+          % p.returncode)
+    check(p.returncode == 0 and os.listdir(mine), "used: a link of ours is judged by its "
+          "target", p)
+
+
+if __name__ == "__main__":
+    sys.exit(main({"cachecheck": case_cachecheck}, "left26", case_arg=4))
