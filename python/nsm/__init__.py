@@ -1646,17 +1646,16 @@ class Model:
                                      "invalid value %r of parameter '%s'" % (value, name))
 
     def _with_unit(self, name, value):
-        """A text value of parameter name that is a number followed by a
-        unit ('981 cm/s^2', '2kN/m') in SI, read by the command line's own
-        code (--set NAME='VALUE UNIT': the unit must have the parameter's
-        dimension); None for any other value (_number reads it)."""
+        """A text value of parameter name ('2.5', '2 ', '981 cm/s^2') in SI,
+        read by the command line's own code as --set NAME='VALUE' reads it
+        (setfile_value: blanks around the number, an optional unit of the
+        parameter's dimension): params={'h': '2 '} was refused while --set
+        'h=2 ' was taken.  None for a value that is not a text, or one
+        holding a NUL (C would read only what stands before it: _number
+        refuses it)."""
         text = value.decode("ascii", "replace") if isinstance(value, (bytes, bytearray)) \
             else value
-        if not isinstance(text, str) or _DECIMAL.fullmatch(text):
-            return None
-        m = _DECIMAL.match(text)
-        rest = text[m.end():].lstrip(" \t") if m else ""
-        if not rest or rest[0] in "0123456789.+-eE" or "\0" in text:
+        if not isinstance(text, str) or "\0" in text:
             return None
         x, err = ctypes.c_double(), ctypes.create_string_buffer(512)
         if self._lib.nsmpy_param_value(text.encode("utf-8", "replace"),

@@ -18,6 +18,12 @@ Cases (each under 20 s in the normal build):
              of ours is judged by its target where a folder is wanted and
              never followed in place of an entry's file (damaged, rebuilt);
              the same message with the noun "folder" or "entry".
+  pyblank    Python's params={'g': '2.5 '} was refused ("must be a number")
+             while the simulators' --set 'g=2.5 ' takes it: two parsers.
+             Now every text value of params= is read by --set's own code
+             (setfile_value): the same value (the ball's first landing at
+             sqrt(2 h/g) with g = 2.5 m/s^2) and the same refusals word
+             for word ('2.5 x', '2.5,0', ' nan ').
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -172,5 +178,46 @@ def case_cachecheck(tmp):
           "target", p)
 
 
+def go(tmp, cmd):
+    """Runs cmd in tmp: the CompletedProcess."""
+    return subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, errors="replace",
+                          timeout=120 * SLOW)
+
+
+def case_pyblank(tmp):
+    """params= text values read as --set reads them, blanks and all."""
+    os.environ["XDG_CACHE_HOME"] = os.path.join(tmp, "cache")
+    import nsm
+    m = nsm.compile(BALL)
+    t1 = (2 * 1.0 / 2.5) ** 0.5        # the first landing from 1 m under 2.5 m/s^2
+    for text in ("2.5 ", " 2.5 ", "2.5\t", "2.5 m/s^2 ", b"2.5 "):
+        shown = text.decode() if isinstance(text, bytes) else text
+        try:
+            r = m.run(t_end=1, params={"g": text})
+            tp = float(r.events[0][0]) if len(r.events) else None
+        except nsm.ParameterError as err:
+            tp = "ParameterError: %s" % err
+        p = go(tmp, [SIM, "--set", "g=" + shown, "--t-end", "1", "--out", "u.csv"])
+        rows = [ln.split() for ln in p.stdout.splitlines() if " impact " in ln]
+        ts = float(rows[0][0]) if rows else None
+        print("  params={'g': %r} -> first landing %s; --set -> %s s; sqrt(2 h/g) = %.12g s"
+              % (text, tp, ts, t1))
+        check(isinstance(tp, float) and ts is not None and abs(tp - t1) < 1e-6 and
+              abs(ts - t1) < 1e-6, "g = %r: taken, the landing at sqrt(2 h/g), as --set "
+              "gives" % text)
+    for text in ("2.5 x", "2.5,0", " nan ", "1_0"):
+        p = go(tmp, [SIM, "--set", "g=" + text, "--t-end", "1", "--out", "u.csv"])
+        cli = (p.stderr.split("for parameter 'g': ", 1)[-1].splitlines() or [""])[0]
+        try:
+            m.run(t_end=1, params={"g": text})
+            outcome = "ran"
+        except nsm.ParameterError as err:
+            outcome = str(err)
+        print("  params={'g': %r} -> %s\n    --set: %s" % (text, outcome[:150], cli[:150]))
+        check(p.returncode == 1 and cli and outcome.endswith(cli) and
+              "parameter 'g'" in outcome,
+              "g = %r: refused as --set refuses it, word for word" % text)
+
+
 if __name__ == "__main__":
-    sys.exit(main({"cachecheck": case_cachecheck}, "left26", case_arg=4))
+    sys.exit(main({"cachecheck": case_cachecheck, "pyblank": case_pyblank}, "left26", case_arg=4))
