@@ -24,6 +24,10 @@ Cases (each under 20 s in the normal build):
              (setfile_value): the same value (the ball's first landing at
              sqrt(2 h/g) with g = 2.5 m/s^2) and the same refusals word
              for word ('2.5 x', '2.5,0', ' nan ').
+  helpevery  the simulator's --help said nothing of the last row at t_end
+             when --every does not divide t_end.  Now it says so, and the
+             run does it: --every 0.3 --t-end 1 writes rows at 0, 0.3,
+             0.6, 0.9 and 1 s.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -219,5 +223,23 @@ def case_pyblank(tmp):
               "g = %r: refused as --set refuses it, word for word" % text)
 
 
+def case_helpevery(tmp):
+    """--help names the last row at t_end; the run writes it."""
+    p = go(tmp, [SIM, "--help"])
+    text = " ".join(p.stdout.split())
+    said = text[text.find("--every E"):][:260]
+    print("  %s --help -> %d: %s" % (os.path.basename(SIM), p.returncode, said))
+    check(p.returncode == 0 and "last row is at t_end also when E does not divide it" in said,
+          "--help says the last row is at t_end when --every does not divide it", p)
+    p = go(tmp, [SIM, "--every", "0.3", "--t-end", "1", "--out", "e.csv"])
+    with open(os.path.join(tmp, "e.csv")) as f:
+        ts = [float(ln.split(",")[0]) for ln in f.read().splitlines()[1:]]
+    print("  --every 0.3 --t-end 1 -> %d, rows at %s" % (p.returncode, ts))
+    want = [0, 0.3, 0.6, 0.9, 1]
+    check(p.returncode == 0 and len(ts) == len(want) and
+          all(abs(a - b) < 1e-12 for a, b in zip(ts, want)), "rows at 0, 0.3, 0.6, 0.9 and 1")
+
+
 if __name__ == "__main__":
-    sys.exit(main({"cachecheck": case_cachecheck, "pyblank": case_pyblank}, "left26", case_arg=4))
+    sys.exit(main({"cachecheck": case_cachecheck, "pyblank": case_pyblank,
+                   "helpevery": case_helpevery}, "left26", case_arg=4))
