@@ -96,3 +96,17 @@ int nsm_text_underflowed(const char *s, const char *end, double v)
             return 1;
     return 0;
 }
+
+/* The shortest text (15 to 17 significant digits) that reads back as v,
+** into buf (len bytes, 32 is enough); returns buf.  A value the user gave
+** (0.1, 2.3) is shown as written, not as %.17g's 0.10000000000000001,
+** and a computed one keeps every digit that tells it apart. */
+const char *rt_text_shortest(char *buf, size_t len, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        rt_text_printf(buf, len, "%.*g", prec, v);
+        if (rt_text_strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}

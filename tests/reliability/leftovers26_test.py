@@ -28,6 +28,11 @@ Cases (each under 20 s in the normal build):
              when --every does not divide t_end.  Now it says so, and the
              run does it: --every 0.3 --t-end 1 writes rows at 0, 0.3,
              0.6, 0.9 and 1 s.
+  capdigits  a continuation's point-cap note printed the parameter's value
+             with 17 digits (--param omega=2.3:... stopped "at omega =
+             2.2999999999999998") and the range's end with 15, which lost
+             an end that needs more (2.6000000000000005 said "2.6").  Now
+             both in the shortest text that reads back as the value.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -41,6 +46,7 @@ from passlib import SANITIZED, check, main  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 SIM = os.path.abspath(sys.argv[2])
+FIO = os.path.join(os.path.abspath(sys.argv[3]), "models", "forced_impact_oscillator.nsm")
 SRC = os.path.abspath(sys.argv[3])
 SLOW = 4 if SANITIZED else 1
 BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
@@ -240,6 +246,24 @@ def case_helpevery(tmp):
           all(abs(a - b) < 1e-12 for a, b in zip(ts, want)), "rows at 0, 0.3, 0.6, 0.9 and 1")
 
 
+def case_capdigits(tmp):
+    """The point-cap note's values in their shortest round-trip text."""
+    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+    for rng, at, end in (("2.3:2.6", "2.3", "2.6"),
+                         ("2.3:2.6000000000000005", "2.3", "2.6000000000000005")):
+        check(float(end) != 2.6 or end == "2.6", "the end %s is its own double" % end)
+        p = subprocess.run([NSMC, "continue", FIO, "--param", "omega=" + rng, "--max-points",
+                            "1", "--no-plot", "--out-dir", "C"], cwd=tmp, env=env,
+                           capture_output=True, text=True, timeout=120 * SLOW)
+        note = [ln for ln in p.stderr.splitlines() if "point cap" in ln]
+        print("  nsmc continue --param omega=%s --max-points 1 -> %d\n    %s"
+              % (rng, p.returncode, note[0] if note else last(p)))
+        check(p.returncode == 0 and note and "at omega = %s, before the end of its range at "
+              "%s:" % (at, end) in note[0], "the note says omega = %s and the end %s" % (at, end),
+              p)
+
+
 if __name__ == "__main__":
     sys.exit(main({"cachecheck": case_cachecheck, "pyblank": case_pyblank,
-                   "helpevery": case_helpevery}, "left26", case_arg=4))
+                   "helpevery": case_helpevery,
+                   "capdigits": case_capdigits}, "left26", case_arg=4))
