@@ -1349,7 +1349,7 @@ endforeach()
 # Review leftovers of issue #29 (tests/reliability/leftovers26_test.py):
 # one rule where two pieces of code held it in two forms; each case under
 # 20 s in the normal build.
-foreach(case cachecheck pyblank helpevery capdigits)
+foreach(case cachecheck pyblank helpevery capdigits animstale)
   add_test(NAME reliability/left26_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers26_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})

@@ -1024,6 +1024,7 @@ static int draw(const Anim *a, const char *title, const char *prog, char *err, s
                  "removed" : "");
         return PLOT_NOGNUPLOT;
     }
+    plot_stale_clear_pattern(a->dir, ".anim-", ".gif");     /* a killed run's */
     snprintf(tmp, sizeof tmp, ".anim-%ld.gif", (long)getpid());
     anim_side_name(log, sizeof log, NULL, a->base, "log");
     snprintf(setup, sizeof setup, "out = '%s'", tmp);

@@ -33,6 +33,12 @@ Cases (each under 20 s in the normal build):
              2.2999999999999998") and the range's end with 15, which lost
              an end that needs more (2.6000000000000005 said "2.6").  Now
              both in the shortest text that reads back as the value.
+  animstale  a SIGKILL while gnuplot drew an animation left its temporary
+             (.anim-PID.gif) in the folder for ever: the figures'
+             NAME.tmpPID were removed by the next run, the animation's by
+             none.  Now the next animation into that folder removes those
+             whose process has ended, and leaves a live process's and
+             every name of another pattern alone.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import glob
@@ -263,7 +269,42 @@ def case_capdigits(tmp):
               p)
 
 
+def dead_pid():
+    """A process id no process has now (the largest ones, checked)."""
+    with open("/proc/sys/kernel/pid_max") as f:
+        top = int(f.read())
+    for pid in range(top - 1, top - 1000, -1):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return pid
+        except PermissionError:
+            continue
+    raise AssertionError("no free process id near pid_max")
+
+
+def case_animstale(tmp):
+    """A killed animation's temporary removed by the next; others kept."""
+    d = os.path.join(tmp, "A")
+    os.makedirs(d)
+    dead, live = dead_pid(), os.getpid()
+    stale = ".anim-%d.gif" % dead
+    kept = [".anim-%d.gif" % live, ".anim-%d.gif.x" % dead, "x.anim-%d.gif" % dead,
+            ".anim-%dx.gif" % dead, "notes.anim-.gif"]
+    for name in [stale] + kept:
+        with open(os.path.join(d, name), "w") as f:
+            f.write("GIF8")
+    p = go(tmp, [SIM, "--t-end", "1", "--animate", os.path.join(d, "b.gif")])
+    left = sorted(os.listdir(d))
+    print("  a stale %s (process %d ended) and %s, then --animate A/b.gif -> %d\n    A: %s"
+          % (stale, dead, kept, p.returncode, left))
+    check(p.returncode == 0 and "b.gif" in left, "the animation drawn", p)
+    check(stale not in left, "the ended process's temporary removed")
+    check(all(k in left for k in kept), "a live process's temporary and other names kept")
+
+
 if __name__ == "__main__":
     sys.exit(main({"cachecheck": case_cachecheck, "pyblank": case_pyblank,
                    "helpevery": case_helpevery,
-                   "capdigits": case_capdigits}, "left26", case_arg=4))
+                   "capdigits": case_capdigits,
+                   "animstale": case_animstale}, "left26", case_arg=4))
