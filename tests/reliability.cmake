@@ -1360,3 +1360,14 @@ foreach(case counts values summary lyapend finalsample options kill pyunits)
   set_tests_properties(reliability/twentyfifth_py_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# Review leftovers of issue #29 (tests/reliability/leftovers26_test.py):
+# one rule where two pieces of code held it in two forms; each case under
+# 20 s in the normal build.
+foreach(case cachecheck pyblank helpevery capdigits animstale)
+  add_test(NAME reliability/left26_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers26_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left26_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

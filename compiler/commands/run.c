@@ -825,31 +825,69 @@ static const char *cache_root(Arena *a)
     return arena_printf(a, "/tmp/nsm-cache-%ld", (long)getuid());
 }
 
-/* Makes the cache folder root (mode 0700 when made here) and checks that
-** it is ours and writable by no one else: nsmc runs the programs found
-** there, and /tmp/nsm-cache-UID could be made beforehand by another local
-** user, who would then plant a simulator we execute.  0, or 1 after the
-** message. */
+/* Why the cache's path (its folder, an entry's folder or file) is not safe
+** to use, or NULL when it is ours and writable by no one else: nsmc runs
+** the programs found there, and /tmp/nsm-cache-UID, or an entry under
+** `umask 000`, could be made or replaced by another local user.  One rule
+** for the folder and its entries, as the Python package's _path_why: the
+** path itself (lstat) must be ours, as a link in a shared folder can be
+** swapped by its owner at any time.  A link of ours is then judged by its
+** target (stat) where a folder is wanted, as any folder (a cache folder
+** linked to another disk is the user's choice); in place of an entry's
+** file it is never followed (cache_verify calls it damaged and the entry
+** is rebuilt): a link of ours to a simulator any user may write was run.
+** A link whose target is missing is left to the caller (stat then
+** fails).  *st gets what was judged (the target of a folder's link). */
+static const char *cache_path_why(const char *path, int folder, struct stat *st)
+{
+    if (lstat(path, st) != 0)
+        return NULL;
+    if (st->st_uid != geteuid())
+        return S_ISLNK(st->st_mode) ? "it is a link owned by another user"
+                                    : "it is owned by another user";
+    if (S_ISLNK(st->st_mode) && (!folder || stat(path, st) != 0))
+        return NULL;
+    if (folder && !S_ISDIR(st->st_mode))
+        return "it is not a folder";
+    if (st->st_uid != geteuid())
+        return "it is a link to a path owned by another user";
+    if (st->st_mode & 022)
+        return "it is writable by other users";
+    return NULL;
+}
+
+/* Checks the cache's path with cache_path_why; noun names it in the
+** message ("folder", "entry").  0, or 1 after a message naming the path,
+** its owner and its mode: such a path is refused, never run nor rebuilt
+** in place. */
+static int cache_path_unsafe(const char *noun, const char *path, int folder)
+{
+    struct stat st;
+    const char *why = cache_path_why(path, folder, &st);
+    if (!why)
+        return 0;
+    fprintf(stderr, "nsmc: error: the cache %s %s is not safe to use: %s (owner uid %ld, "
+            "mode %04o): another user could plant or replace a program there that nsmc would "
+            "run; remove it (nsmc cache clean) or make it yours alone (chmod go-w), or set "
+            "XDG_CACHE_HOME to a folder of yours\n",
+            noun, path, why, (long)st.st_uid, (unsigned)(st.st_mode & 07777));
+    return 1;
+}
+
+/* Makes the cache folder root (mode 0700 when made here) and checks it
+** with cache_path_unsafe.  0, or 1 after the message. */
 static int cache_root_safe(const char *root, Arena *a)
 {
     struct stat st;
-    if (stat(root, &st) != 0 && errno == ENOENT && make_dirs(root, a) == 0)
+    if (stat(root, &st) != 0 && errno == ENOENT && lstat(root, &st) != 0 &&
+        make_dirs(root, a) == 0)
         chmod(root, 0700);
     if (stat(root, &st) != 0) {
         fprintf(stderr, "nsmc: error: cannot make the cache folder %s: %s (set XDG_CACHE_HOME "
                 "to a writable directory)\n", root, strerror(errno));
         return 1;
     }
-    const char *why = !S_ISDIR(st.st_mode) ? "it is not a folder"
-                    : st.st_uid != geteuid() ? "it is owned by another user"
-                    : (st.st_mode & 022) ? "it is writable by other users" : NULL;
-    if (!why)
-        return 0;
-    fprintf(stderr, "nsmc: error: the cache folder %s is not safe to use: %s (owner uid %ld, "
-            "mode %04o): another user could plant a program there that nsmc would run; remove it or "
-            "make it yours alone (chmod go-w), or set XDG_CACHE_HOME to a folder of yours\n",
-            root, why, (long)st.st_uid, (unsigned)(st.st_mode & 07777));
-    return 1;
+    return cache_path_unsafe("folder", root, 1);
 }
 
 /* Hash (FNV-1a) and size of a file's bytes.  Returns 0, or -1 if it cannot
@@ -1156,42 +1194,23 @@ static const char *compile_sim(ArgList *cmd, int out_slot, int src_slot, const c
     return bin;
 }
 
-/* Whether the cache entry's folder or file path, when there, is ours and
- * writable by no one else (lstat: a link, whose mode means nothing, by its
- * owner alone; a link in place of a file is a damaged entry): nsmc runs the
- * simulator its checksum vouches for, and under `umask 000` both were
- * writable by any local user, who could replace them.  0, or 1 after a
- * message naming the path, its owner and its mode: such an entry is
- * refused, never run nor rebuilt in place. */
-static int cache_entry_unsafe(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return 0;
-    const char *why = st.st_uid != geteuid() ? "it is owned by another user"
-                    : (st.st_mode & 022) && !S_ISLNK(st.st_mode) ? "it is writable by other users"
-                    : NULL;
-    if (!why)
-        return 0;
-    fprintf(stderr, "nsmc: error: the cache entry %s is not safe to use: %s (owner uid %ld, "
-            "mode %04o): another user could have replaced the program nsmc would run; remove "
-            "the entry (nsmc cache clean) or set XDG_CACHE_HOME to a folder of yours\n",
-            path, why, (long)st.st_uid, (unsigned)(st.st_mode & 07777));
-    return 1;
-}
-
 /* Checks a cached binary against the checksum written when it was built.
  * Returns 1 when it is whole, 0 when there is none, -1 when it is damaged
  * (*why says how). */
 static int cache_verify(const char *bin, const char *sum, const char **why, Arena *a)
 {
     struct stat st;
-    if (stat(bin, &st) != 0)
+    if (lstat(bin, &st) != 0)
         return 0;
+    if (S_ISLNK(st.st_mode)) {
+        *why = "a link, not a file";    /* never followed: see cache_path_why */
+        return -1;
+    }
     uint64_t h, want_h = 0;
     long long size, want_size = -1;
     char key[256] = "";
-    FILE *f = fopen(sum, "r");
+    struct stat ss;     /* the checksum likewise never read through a link */
+    FILE *f = lstat(sum, &ss) == 0 && S_ISREG(ss.st_mode) ? fopen(sum, "r") : NULL;
     int ok = f && fscanf(f, "%16" SCNx64 " %lld %255s", &want_h, &want_size, key) == 3;
     if (f)
         fclose(f);
@@ -1355,7 +1374,8 @@ static const char *build(const char *what, const char *name, const char *ctext, 
         *status = 1;
         return NULL;
     }
-    if (cache_entry_unsafe(dir) || cache_entry_unsafe(bin) || cache_entry_unsafe(sum)) {
+    if (cache_path_unsafe("entry", dir, 1) || cache_path_unsafe("entry", bin, 0) ||
+        cache_path_unsafe("entry", sum, 0)) {
         if (lock >= 0)
             close(lock);
         *status = 1;

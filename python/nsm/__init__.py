@@ -327,50 +327,75 @@ def _cache_root():
 
 
 def _cache_safe(root):
-    """root, made (mode 0700) when missing and checked to be a folder of
-    ours that no one else may write: the package loads the programs found
-    there, and /tmp/nsm-cache-UID could be made beforehand by another local
-    user who would plant one.  CompileError otherwise."""
+    """root, made (mode 0700) when missing and checked by _path_safe as a
+    folder: the package loads the programs found there, and
+    /tmp/nsm-cache-UID could be made beforehand by another local user who
+    would plant one.  CompileError otherwise."""
     try:
         if not os.path.lexists(root):
             os.makedirs(root, exist_ok=True)
             os.chmod(root, 0o700)
-        st = os.stat(root)
+        os.stat(root)
     except OSError as err:
         raise _cache_error(root, err) from None
-    why = ("it is not a folder" if not stat.S_ISDIR(st.st_mode) else
-           "it is owned by another user" if st.st_uid != os.geteuid() else
-           "it is writable by other users" if st.st_mode & 0o022 else None)
-    if why:
-        raise CompileError("the cache folder %s is not safe to use: %s (owner uid %d, mode "
-                           "%04o): another user could plant a program there that would be "
-                           "loaded; remove it or make it yours alone (chmod go-w), or set "
-                           "XDG_CACHE_HOME to a folder of yours"
-                           % (root, why, st.st_uid, st.st_mode & 0o7777))
+    _path_safe("folder", root, True)
     return root
 
 
-def _entry_safe(path):
-    """Refuses (CompileError) a cache entry's folder or file path that is
-    there and not ours or writable by group or others (lstat: a link, whose
-    mode means nothing, by its owner alone; a link in place of a file is
-    a damaged entry, rebuilt): the package loads the object its checksum vouches for,
-    and under umask 000 both were writable by any local user."""
+def _path_why(path, folder):
+    """(why, stat) for the cache's path that is not safe to use, (None, _)
+    when it is safe or not there; nsmc run's rule (cache_path_why): the path
+    itself (lstat) must be ours, as a link in a shared folder can be swapped
+    by its owner at any time; a link of ours is judged by its target where
+    a folder is wanted (folder), as any folder, and in place of an entry's
+    file is never followed (_cache_verify calls it damaged: rebuilt); a
+    link to nothing is left to the caller."""
+    st = os.lstat(path)
+    if st.st_uid != os.geteuid():
+        return ("it is a link owned by another user" if stat.S_ISLNK(st.st_mode) else
+                "it is owned by another user"), st
+    if stat.S_ISLNK(st.st_mode):
+        if not folder:
+            return None, st
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return None, st
+    if folder and not stat.S_ISDIR(st.st_mode):
+        return "it is not a folder", st
+    if st.st_uid != os.geteuid():
+        return "it is a link to a path owned by another user", st
+    if st.st_mode & 0o022:
+        return "it is writable by other users", st
+    return None, st
+
+
+def _path_safe(noun, path, folder=False):
+    """Refuses (CompileError) the cache's path (noun: its "folder", or an
+    "entry"'s folder or file) when _path_why says it is not safe, with nsmc
+    run's message: the package loads the object its checksum vouches for,
+    and under umask 000 an entry was writable by any local user."""
     try:
-        st = os.lstat(path)
+        why, st = _path_why(path, folder)
     except FileNotFoundError:
         return
     except OSError as err:
         raise _cache_error(path, err) from None
-    why = ("it is owned by another user" if st.st_uid != os.geteuid() else
-           "it is writable by other users" if st.st_mode & 0o022 and
-           not stat.S_ISLNK(st.st_mode) else None)
     if why:
-        raise CompileError("the cache entry %s is not safe to use: %s (owner uid %d, mode "
-                           "%04o): another user could have replaced the program that would "
-                           "be loaded; remove the entry (nsmc cache clean) or set "
-                           "XDG_CACHE_HOME to a folder of yours"
-                           % (path, why, st.st_uid, st.st_mode & 0o7777))
+        raise CompileError("the cache %s %s is not safe to use: %s (owner uid %d, mode "
+                           "%04o): another user could plant or replace a program there that "
+                           "would be loaded; remove it (nsmc cache clean) or make it yours "
+                           "alone (chmod go-w), or set XDG_CACHE_HOME to a folder of yours"
+                           % (noun, path, why, st.st_uid, st.st_mode & 0o7777))
+
+
+def _entry_safe(d, so, sumfile):
+    """The cache entry's folder d and files so, sumfile checked by _path_safe
+    (as nsmc run checks its entries); False when they are safe."""
+    _path_safe("entry", d, True)
+    _path_safe("entry", so)
+    _path_safe("entry", sumfile)
+    return False
 
 
 def _cache_error(path, err):
@@ -1070,7 +1095,7 @@ def _build(ctext, paths, load, verbose=False):
             # a read-only cache (a read-only mount, a shared cache) whose entry
             # is whole is used as it is, as nsmc run uses it (it was refused)
             if err.errno in (errno.EROFS, errno.EACCES) and \
-                    not any(_entry_safe(x) for x in (d, so, sumfile)) and \
+                    not _entry_safe(d, so, sumfile) and \
                     _cache_verify(so, sumfile, key)[0] > 0:
                 return load(so), symbol
             raise _cache_error(lockfile, err) from None
@@ -1082,8 +1107,7 @@ def _build(ctext, paths, load, verbose=False):
         raise _cache_error(lockfile, OSError(errno.EAGAIN, "the entry was removed by each of "
                                              "100 tries to lock it"))
     with lock:
-        for x in (d, so, sumfile):
-            _entry_safe(x)
+        _entry_safe(d, so, sumfile)
         _stale_clear(so)
         _stale_clear(sumfile)
         _stale_clear(csrc)
@@ -1640,17 +1664,16 @@ class Model:
                                      "invalid value %r of parameter '%s'" % (value, name))
 
     def _with_unit(self, name, value):
-        """A text value of parameter name that is a number followed by a
-        unit ('981 cm/s^2', '2kN/m') in SI, read by the command line's own
-        code (--set NAME='VALUE UNIT': the unit must have the parameter's
-        dimension); None for any other value (_number reads it)."""
+        """A text value of parameter name ('2.5', '2 ', '981 cm/s^2') in SI,
+        read by the command line's own code as --set NAME='VALUE' reads it
+        (setfile_value: blanks around the number, an optional unit of the
+        parameter's dimension): params={'h': '2 '} was refused while --set
+        'h=2 ' was taken.  None for a value that is not a text, or one
+        holding a NUL (C would read only what stands before it: _number
+        refuses it)."""
         text = value.decode("ascii", "replace") if isinstance(value, (bytes, bytearray)) \
             else value
-        if not isinstance(text, str) or _DECIMAL.fullmatch(text):
-            return None
-        m = _DECIMAL.match(text)
-        rest = text[m.end():].lstrip(" \t") if m else ""
-        if not rest or rest[0] in "0123456789.+-eE" or "\0" in text:
+        if not isinstance(text, str) or "\0" in text:
             return None
         x, err = ctypes.c_double(), ctypes.create_string_buffer(512)
         if self._lib.nsmpy_param_value(text.encode("utf-8", "replace"),

@@ -100,6 +100,20 @@ static Anim *refuse(Anim *a, const char *prog, const char *fmt, ...)
     return NULL;
 }
 
+/* The name of the animation's file beside its GIF gif (NAME.gif): NAME.end
+** ("gp": its gnuplot script, "log": gnuplot's log), under the folder dir
+** when dir is not NULL.  The one place that builds them, for the checks
+** before the run and the drawing at its end. */
+static void anim_side_name(char *buf, size_t len, const char *dir, const char *gif,
+                           const char *end)
+{
+    int stem = (int)strlen(gif) - 4;
+    if (dir)
+        snprintf(buf, len, "%s/%.*s.%s", dir, stem, gif, end);
+    else
+        snprintf(buf, len, "%.*s.%s", stem, gif, end);
+}
+
 /* Whether the animation's script and gnuplot's log beside it (NAME.gp,
 ** NAME.log) can be written (outdir_result_check): a FIFO named as the
 ** script held the simulator in its open() at the end of the run, deaf to
@@ -107,10 +121,9 @@ static Anim *refuse(Anim *a, const char *prog, const char *fmt, ...)
 static int anim_side_check(const Anim *a, const char *prog)
 {
     static const char *const ends[] = { "gp", "log" };
-    char path[4300];
+    char path[5200];
     for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
-        snprintf(path, sizeof path, "%s/%.*s.%s", a->dir, (int)strlen(a->base) - 4, a->base,
-                 ends[k]);
+        anim_side_name(path, sizeof path, a->dir, a->base, ends[k]);
         if (outdir_result_check(prog, path))
             return 1;
     }
@@ -950,9 +963,8 @@ static int anim_earlier_remove(const Anim *a)
 static int anim_files_busy(const char *prog, const char *path)
 {
     char gp[5200], log[5200];
-    int stem = (int)strlen(path) - 4;
-    snprintf(gp, sizeof gp, "%.*s.gp", stem, path);
-    snprintf(log, sizeof log, "%.*s.log", stem, path);
+    anim_side_name(gp, sizeof gp, NULL, path, "gp");
+    anim_side_name(log, sizeof log, NULL, path, "log");
     const char *files[3] = { path, gp, log };
     const char *what[3] = { "--animate", "the script of --animate", "the log of --animate" };
     for (int k = 0; k < 3; k++) {
@@ -975,7 +987,7 @@ static int anim_files_busy(const char *prog, const char *path)
 static int anim_names_taken(const Anim *a, const char *prog, const char *script)
 {
     char log[5200];
-    snprintf(log, sizeof log, "%.*s.log", (int)strlen(a->path) - 4, a->path);
+    anim_side_name(log, sizeof log, NULL, a->path, "log");
     return outdir_output_free(prog, "--animate", a->path) ||
            outdir_output_free(prog, "the script of --animate", script) ||
            outdir_output_free(prog, "the log of --animate", log) ||
@@ -986,8 +998,8 @@ static int anim_names_taken(const Anim *a, const char *prog, const char *script)
 static int draw(const Anim *a, const char *title, const char *prog, char *err, size_t errlen)
 {
     char script[5200], gp[1100], tmp[64], log[1100], setup[128];
-    snprintf(gp, sizeof gp, "%.*s.gp", (int)strlen(a->base) - 4, a->base);
-    snprintf(script, sizeof script, "%s/%s", a->dir, gp);
+    anim_side_name(gp, sizeof gp, NULL, a->base, "gp");
+    anim_side_name(script, sizeof script, a->dir, a->base, "gp");
     if (anim_names_taken(a, prog, script)) {
         snprintf(err, errlen, "its files are another running program's");
         return PLOT_EFAIL;
@@ -1012,8 +1024,9 @@ static int draw(const Anim *a, const char *title, const char *prog, char *err, s
                  "removed" : "");
         return PLOT_NOGNUPLOT;
     }
+    plot_stale_clear_pattern(a->dir, ".anim-", ".gif");     /* a killed run's */
     snprintf(tmp, sizeof tmp, ".anim-%ld.gif", (long)getpid());
-    snprintf(log, sizeof log, "%.*s.log", (int)strlen(a->base) - 4, a->base);
+    anim_side_name(log, sizeof log, NULL, a->base, "log");
     snprintf(setup, sizeof setup, "out = '%s'", tmp);
     const char *drawn[1] = { tmp };
     int rc = plot_gnuplot(a->dir, gp, setup, log, err, errlen);

@@ -1578,29 +1578,51 @@ static int link_into(int at, const char *name, char *to, size_t len)
     return fits;
 }
 
-/* The process id of a figure's temporary NAME.tmpPID of one of the
-** figures fin[0..n), or 0 when name is none. */
-static long stale_pid(const char *name, const char *const *fin, int n)
+/* The process id in name when it is prefix, then digits, then suffix
+** (NAME.tmpPID: prefix "NAME.tmp", suffix ""), or 0. */
+static long pid_between(const char *name, const char *prefix, size_t plen,
+                        const char *suffix)
 {
-    for (int k = 0; k < n; k++) {
-        size_t len = strlen(fin[k]);
-        if (strncmp(name, fin[k], len) != 0 || strncmp(name + len, ".tmp", 4) != 0)
+    if (strncmp(name, prefix, plen) != 0)
+        return 0;
+    const char *digits = name + plen;
+    char *end;
+    errno = 0;
+    long pid = strtol(digits, &end, 10);
+    if (*digits < '0' || *digits > '9' || errno || pid <= 0 || strcmp(end, suffix) != 0)
+        return 0;
+    return pid;
+}
+
+/* What a stale temporary looks like: the figures' NAME.tmpPID (fin), or
+** one pattern PREFIXpidSUFFIX (prefix not NULL). */
+typedef struct {
+    const char *const *fin;
+    int n;
+    const char *prefix, *suffix;
+} Stale;
+
+/* The process id of name when it is one of st's temporaries, or 0. */
+static long stale_pid(const char *name, const Stale *st)
+{
+    if (st->prefix)
+        return pid_between(name, st->prefix, strlen(st->prefix), st->suffix);
+    for (int k = 0; k < st->n; k++) {
+        size_t len = strlen(st->fin[k]);
+        if (strncmp(name, st->fin[k], len) != 0)
             continue;
-        const char *digits = name + len + 4;
-        char *end;
-        errno = 0;
-        long pid = strtol(digits, &end, 10);
-        if (*digits >= '0' && *digits <= '9' && !*end && !errno && pid > 0)
+        long pid = pid_between(name + len, ".tmp", 4, "");
+        if (pid > 0)
             return pid;
     }
     return 0;
 }
 
-/* Removes the temporaries NAME.tmpPID of the files fin[0..n) in dir
-** whose process has ended (see plot.h): a kill while gnuplot drew, or
-** while a sweep or a continuation wrote its results, left them there for
-** ever (a process that is alive, or another user's, is left alone). */
-void plot_stale_clear(const char *dir, const char *const *fin, int n)
+/* Removes st's temporaries in dir whose process has ended: a kill while
+** gnuplot drew, or while a sweep or a continuation wrote its results,
+** left them there for ever (a process that is alive, or another user's,
+** is left alone; a name of another pattern is never touched). */
+static void stale_clear(const char *dir, const Stale *st)
 {
     char buf[4300];
     const char *rel;
@@ -1614,12 +1636,28 @@ void plot_stale_clear(const char *dir, const char *const *fin, int n)
     }
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        long pid = stale_pid(e->d_name, fin, n);
+        long pid = stale_pid(e->d_name, st);
         if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;
         unlinkat(dirfd(d), e->d_name, 0);
     }
     closedir(d);
+}
+
+/* Removes the temporaries NAME.tmpPID of the files fin[0..n) in dir
+** whose process has ended (see plot.h). */
+void plot_stale_clear(const char *dir, const char *const *fin, int n)
+{
+    Stale st = { fin, n, NULL, NULL };
+    stale_clear(dir, &st);
+}
+
+/* Removes the temporaries PREFIXpidSUFFIX in dir whose process has ended
+** (see plot.h). */
+void plot_stale_clear_pattern(const char *dir, const char *prefix, const char *suffix)
+{
+    Stale st = { NULL, 0, prefix, suffix };
+    stale_clear(dir, &st);
 }
 
 /* Places the figures drawn into temporaries (see plot.h): the one way

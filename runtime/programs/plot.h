@@ -155,6 +155,10 @@ int plot_figures_place(const char *dir, const char *const *tmp, const char *cons
  * processes left alone: figures, and the results a sweep or a
  * continuation writes through temporaries. */
 void plot_stale_clear(const char *dir, const char *const *fin, int n);
+/* Likewise the temporaries PREFIXpidSUFFIX in dir (the animation's
+ * ".anim-PID.gif"): a SIGKILL while gnuplot drew the animation left its
+ * temporary for ever. */
+void plot_stale_clear_pattern(const char *dir, const char *prefix, const char *suffix);
 
 /* Without gnuplot: removes the earlier figures fin[0..n) in dir (the
  * results beside them are new: no figure may be left looking like

@@ -21,8 +21,6 @@
 #define UNDER_WHY "below the range of a double: it would be taken as 0 (nonzero doubles are " \
                   "at least 4.9e-324 in magnitude)"
 
-static int underflowed(const char *s, const char *end, double v);
-
 /* Skip blanks. */
 static char *skip_blank(char *s)
 {
@@ -70,7 +68,7 @@ static int parse_line(char *s, char **name, char **value, const char **msg)
                "magnitude)";
         return -1;
     }
-    if (end != p && underflowed(p, end, v)) {
+    if (end != p && nsm_text_underflowed(p, end, v)) {
         *msg = "the number after '=' is " UNDER_WHY;
         return -1;
     }
@@ -278,19 +276,6 @@ char *setfile_trim(char *s)
     return s;
 }
 
-/* Whether the number text s..end, which read as v, is nonzero but read
-** as 0: it underflowed (1e-400), and 0 is not what the user wrote.  A
-** text of zeros ("0", "0.0e-999") is 0 indeed. */
-static int underflowed(const char *s, const char *end, double v)
-{
-    if (v != 0)
-        return 0;
-    for (; s < end && *s != 'e' && *s != 'E'; s++)
-        if (*s >= '1' && *s <= '9')
-            return 1;
-    return 0;
-}
-
 /* Decimal strtod; see setfile.h.  strtod itself also reads hexadecimal
 ** floats and inf/nan: the decimal characters' span bounds what it may
 ** take, and anything longer is no number at all. */
@@ -318,7 +303,7 @@ const char *setfile_number(const char *s, double *v)
         return "not a decimal number";
     if (!isfinite(*v))
         return "beyond the range of a double (at most 1.8e308 in magnitude)";
-    if (underflowed(s, end, *v))
+    if (nsm_text_underflowed(s, end, *v))
         return UNDER_WHY;
     return NULL;
 }
@@ -335,7 +320,7 @@ int setfile_value(const char *text, const char *unit, int any, double *value, ch
                  "magnitude)", (int)(end - text), text);
         return -1;
     }
-    if (end != text && underflowed(text, end, v)) {
+    if (end != text && nsm_text_underflowed(text, end, v)) {
         snprintf(err, errlen, "'%.*s' is %s", (int)(end - text), text, UNDER_WHY);
         return -1;
     }

@@ -119,19 +119,6 @@ static int name_value(Reader *r, const char *name, double *a, double *b)
     return 1;
 }
 
-/* Whether the number text [s, end), read as v, is nonzero but read as 0
-** (it underflowed): a section's `period:0.3:1e-400` and `plane:B.x-1e-400`
-** ran with 0 silently, where --set refuses 1e-400.  A text of zeros is 0. */
-static int aff_underflowed(const char *s, const char *end, double v)
-{
-    if (v != 0)
-        return 0;
-    for (; s < end && *s != 'e' && *s != 'E'; s++)
-        if (*s >= '1' && *s <= '9')
-            return 1;
-    return 0;
-}
-
 /* A primary: number, name, function call, parenthesis, or unary minus. */
 static int aff_primary(Reader *r, double *a, double *b)
 {
@@ -170,7 +157,9 @@ static int aff_primary(Reader *r, double *a, double *b)
         if (end > r->p + strspn(r->p, "0123456789+-.eE"))
             return read_fail(r, "a number is written in decimal ('0.125', '1.25e-1'), not "
                              "hexadecimal");
-        if (aff_underflowed(r->p, end, *b))
+        /* a section's `period:0.3:1e-400` and `plane:B.x-1e-400` ran
+         * with 0 silently, where --set refuses 1e-400 */
+        if (nsm_text_underflowed(r->p, end, *b))
             return read_fail(r, "number out of range: below the range of a double, it would be "
                              "taken as 0 (nonzero doubles are at least 4.9e-324 in magnitude)");
         r->p = end;

@@ -81,3 +81,32 @@ double rt_text_strtod(const char *s, char **end)
     nsm_locale_c_end(&saved);
     return v;
 }
+
+/* Whether the number text [s, end), which read as v, is nonzero but read
+** as 0 (see nsm/nsm.h): it underflowed (1e-400), and 0 is not what the
+** user wrote.  A text of zeros ("0", "0.0e-999") is 0 indeed: only the
+** digits before the exponent tell.  One rule for every reader of numbers
+** beside the compiler (--set, parameter files, options, sections). */
+int nsm_text_underflowed(const char *s, const char *end, double v)
+{
+    if (v != 0)
+        return 0;
+    for (; s < end && *s != 'e' && *s != 'E'; s++)
+        if (*s >= '1' && *s <= '9')
+            return 1;
+    return 0;
+}
+
+/* The shortest text (15 to 17 significant digits) that reads back as v,
+** into buf (len bytes, 32 is enough); returns buf.  A value the user gave
+** (0.1, 2.3) is shown as written, not as %.17g's 0.10000000000000001,
+** and a computed one keeps every digit that tells it apart. */
+const char *rt_text_shortest(char *buf, size_t len, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        rt_text_printf(buf, len, "%.*g", prec, v);
+        if (rt_text_strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}

@@ -433,6 +433,7 @@ int rt_text_printf(char *buf, size_t len, const char *fmt, ...)
 int rt_text_vprintf(char *buf, size_t len, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 double rt_text_strtod(const char *s, char **end);
+const char *rt_text_shortest(char *buf, size_t len, double v);
 
 /* message.c */
 #define RT_T_RES 16           /* a step below this many ulps of t cannot advance it */

@@ -871,11 +871,13 @@ static int cont_switch(Cont *c, Pt *f, Pt *b)
 RT_COLD static void cont_capped(Cont *c, double p, const char *what)
 {
     const nsm_cont_options *o = c->o;
+    char at[32], to[32];
     c->s->cont_short = NSM_CONT_SHORT_CAP;
     rt_text_printf(c->s->msg, sizeof c->s->msg, "continuation: the %s stopped at its point cap "
-                   "(max_points = %ld) at %s = %.17g, before the end of its range at %.15g: "
+                   "(max_points = %ld) at %s = %s, before the end of its range at %s: "
                    "the rest was not followed (a larger max_points, --max-points, goes on)",
-                   what, o->max_points, o->param, p, o->to);
+                   what, o->max_points, o->param, rt_text_shortest(at, sizeof at, p),
+                   rt_text_shortest(to, sizeof to, o->to));
 }
 
 /* The branch's last RT_CONT_CREEP_STEPS steps were each shorter than
@@ -890,11 +892,13 @@ RT_COLD static void cont_creeping(Cont *c, const Pt *b, double ds)
     if (b->impacts > 0 && b->vmin > 0)
         rt_text_printf(speed, sizeof speed, "; its smallest impact speed is down to %.3g m/s, "
                        "as toward a grazing it cannot reach", b->vmin);
+    char at[32], to[32];
     c->s->cont_short = NSM_CONT_SHORT_CREEP;
-    rt_text_printf(c->s->msg, sizeof c->s->msg, "continuation: the branch stopped at %s = %.17g, "
-                   "before the end of its range at %.15g: its last %d steps were each shorter "
+    rt_text_printf(c->s->msg, sizeof c->s->msg, "continuation: the branch stopped at %s = %s, "
+                   "before the end of its range at %s: its last %d steps were each shorter "
                    "than %g of ds = %g (the last %.3g; Newton's method converges only on ever "
-                   "shorter steps)%s", o->param, b->X[c->n2], o->to, RT_CONT_CREEP_STEPS,
+                   "shorter steps)%s", o->param, rt_text_shortest(at, sizeof at, b->X[c->n2]),
+                   rt_text_shortest(to, sizeof to, o->to), RT_CONT_CREEP_STEPS,
                    RT_CONT_CREEP_RATIO, o->ds, ds, speed);
 }
 

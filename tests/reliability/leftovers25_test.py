@@ -374,6 +374,7 @@ def case_animstop(tmp):
 
 
 if __name__ == "__main__":
-    main({"underflow": case_underflow, "cachesafe": case_cachesafe,
-          "tabletwice": case_tabletwice, "dangling": case_dangling,
-          "pyunits": case_pyunits, "animstop": case_animstop}, "left25", case_arg=4)
+    sys.exit(main({"underflow": case_underflow, "cachesafe": case_cachesafe,
+                   "tabletwice": case_tabletwice, "dangling": case_dangling,
+                   "pyunits": case_pyunits, "animstop": case_animstop}, "left25",
+                  case_arg=4))

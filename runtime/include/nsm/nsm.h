@@ -532,6 +532,11 @@ typedef struct nsm_locale_saved {
 } nsm_locale_saved;
 void nsm_locale_c_begin(nsm_locale_saved *saved);
 void nsm_locale_c_end(nsm_locale_saved *saved);
+/* Whether the number text [s, end), which strtod read as v, is nonzero but
+ * read as 0: it underflowed (1e-400) and 0 is not what was written.  A text
+ * of zeros ("0", "0.0e-999") is 0 indeed.  The library's readers of numbers
+ * and the programs' options refuse such a number with this one rule. */
+int nsm_text_underflowed(const char *s, const char *end, double v);
 
 #ifdef __cplusplus
 }
