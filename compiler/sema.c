@@ -572,6 +572,10 @@ static Val with_num2(Val v, Val a, Val b, double num)
     return a.has_num && b.has_num ? with_num(v, num) : v;
 }
 
+static const char *num_text(Sema *s, double v);
+static Val num_kept(Sema *s, const Node *n, Val v, Val a, Val b);
+static Val conv_arith(Sema *s, const Node *n, Val a, Val b);
+
 static const char *dim_str(Sema *s, Dim d)
 {
     char buf[64];
@@ -1262,7 +1266,8 @@ static Val conv_pow(Sema *s, const Node *n, int cx)
         }
         d = dim_pow(a.dim, (int)p);
     }
-    return with_num2(val(expr_pow(s->ex, a.e, b.e), d), a, b, pow(a.num, b.num));
+    return num_kept(s, n, with_num2(val(expr_pow(s->ex, a.e, b.e), d), a, b, pow(a.num, b.num)),
+                    a, b);
 }
 
 /* Whether n is written with bare number literals only ("1 + 1", "sqrt(2)"):
@@ -1295,6 +1300,21 @@ static Dim factor_dim(const Node *n, Val v)
     return v.dim;
 }
 
+/* v, or an error at n when v's number is 0 though it is the product,
+ * quotient or power of the nonzero finite numbers of a and b: as a literal
+ * below a double's range ("1e-320 nm"), "1e-200 m * 1e-200" would run as 0. */
+static Val num_kept(Sema *s, const Node *n, Val v, Val a, Val b)
+{
+    if (!v.ok || !v.has_num || v.num != 0 || !a.has_num || !b.has_num || a.num == 0 ||
+        b.num == 0 || !isfinite(a.num) || !isfinite(b.num))
+        return v;
+    diag_error(s->diag, n->loc, "number out of range: this %s of nonzero numbers (%s and %s) is "
+               "below the range of a double and would be taken as 0 (nonzero doubles are at "
+               "least 4.9e-324 in magnitude)", n->op == '*' ? "product" : n->op == '/' ?
+               "quotient" : "power", num_text(s, a.num), num_text(s, b.num));
+    return bad();
+}
+
 static Val conv_bin(Sema *s, const Node *n, int cx)
 {
     if (n->op == '^')
@@ -1302,6 +1322,15 @@ static Val conv_bin(Sema *s, const Node *n, int cx)
     Val a = conv(s, n->a, cx), b = conv(s, n->b, cx);
     if (!a.ok || !b.ok)
         return bad();
+    if (n->op == '*' || n->op == '/')
+        return num_kept(s, n, conv_arith(s, n, a, b), a, b);
+    return conv_arith(s, n, a, b);
+}
+
+/* The sum, difference, product or quotient n of a and b: its expression,
+ * unit and, when both are known, number. */
+static Val conv_arith(Sema *s, const Node *n, Val a, Val b)
+{
     switch (n->op) {
     case '+':
     case '-':

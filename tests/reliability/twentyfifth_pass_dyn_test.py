@@ -26,11 +26,22 @@ Cases (each under 20 s in the normal build):
   kept_floquet  the forced damped oscillator (no contact): its orbit of
              period 2 pi/omega, and its multipliers exp(lambda T) by hand
              (omega = 0.5 to 3 rad/s, c = 0.1 to 3).  Passed (kept).
+  findings_underflow  (silent) a value written as a product, quotient or
+             power of nonzero numbers whose SI value is below a double's
+             range (param h = 1e-200 m * 1e-200, 1e-200 m / 1e200,
+             (1e-200 m)^2 / (1 m), a spring's k = 1e-170 * 1e-170 N/m, a
+             mass, an initial position): nsmc refuses it, file:line:col,
+             the line and a caret, exit 1, no output, as it refuses the
+             literal 1e-320 nm.  Before, each compiled with the value 0 (or
+             was refused later as "0").  Products reaching a subnormal
+             (1e-150 m * 1e-160) or exactly 0 (0 m * 1e-300) still compile.
+             Failed before the fix.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import cmath
 import math
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -110,6 +121,55 @@ def case_kept_floquet(tmp):
                   % (w, c))
 
 
+UNDER = '''model p "p"
+param h = 1 m
+mass B = 1 kg
+spring S: ground -- B, k = 1 N/m
+init B.x = 1 m
+simulate t_end = 1 s
+output every 0.1 s: B.x
+'''
+
+
+def nsmc_on(tmp, text):
+    """nsmc on text (as tmp/u.nsm) into tmp/u.c: (exit status, stderr,
+    whether u.c exists)."""
+    src, out = os.path.join(tmp, "u.nsm"), os.path.join(tmp, "u.c")
+    with open(src, "w") as f:
+        f.write(text)
+    if os.path.exists(out):
+        os.remove(out)
+    nsmc = os.path.join(os.environ["NSM_BUILD_DIR"], "nsmc")
+    p = subprocess.run([nsmc, src, "-o", out], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stderr, os.path.exists(out)
+
+
+def case_findings_underflow(tmp):
+    """Parameter values that underflow to 0 as products: refused."""
+    bad = [("param h = 1 m", "param h = 1e-200 m * 1e-200", 2, 11),
+           ("param h = 1 m", "param h = 1e-200 m / 1e200", 2, 11),
+           ("param h = 1 m", "param h = (1e-200 m)^2/(1 m)", 2, 11),
+           ("k = 1 N/m", "k = 1e-170 * 1e-170 N/m", 4, 28),
+           ("mass B = 1 kg", "mass B = 1e-300 kg / 1e30", 3, 10),
+           ("init B.x = 1 m", "init B.x = 1e-300 m * 1e-300", 5, 12)]
+    for old, new, line, col in bad:
+        rc, err, made = nsmc_on(tmp, UNDER.replace(old, new))
+        first = err.splitlines()[0] if err else ""
+        print("  %s -> exit %d, %s, output %s" % (new, rc, first, "made" if made else "none"))
+        check(rc == 1 and not made and
+              ("u.nsm:%d:%d: error: number out of range" % (line, col)) in first,
+              "'%s': refused as below a double's range" % new)
+        check("^" in err and new.split("=", 1)[1].strip() in err, "'%s': the line and a caret" % new)
+    for old, new in (("param h = 1 m", "param h = 1e-150 m * 1e-160"),
+                     ("param h = 1 m", "param h = 0 m * 1e-300"),
+                     ("param h = 1 m", "param h = 1e-300 nm"),
+                     ("init B.x = 1 m", "init B.x = 1e-150 m * 1e-150")):
+        rc, err, made = nsmc_on(tmp, UNDER.replace(old, new))
+        print("  %s -> exit %d, output %s" % (new, rc, "made" if made else "none"))
+        check(rc == 0 and made, "'%s' compiles" % new)
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_spread": case_findings_spread, "kept_lyap": case_kept_lyap,
-                   "kept_floquet": case_kept_floquet}, "nsm-twentyfifth-dyn-", case_arg=2))
+                   "kept_floquet": case_kept_floquet,
+                   "findings_underflow": case_findings_underflow}, "nsm-twentyfifth-dyn-", case_arg=2))
