@@ -3223,6 +3223,38 @@ static bool split_time(Sema *s, const Node *c, const char *name, Gap *gap)
     return true;
 }
 
+/* The odd power (3, 5, ...) of an expression of the state that g is, or
+ * that is a factor of g's product (repeated factors counted together), or 0:
+ * such a gap changes sign with zero slope where that expression is 0, so
+ * no impulse can act along it there.  l*P.phi^3 >= 0 stopped a pendulum
+ * at phi = 0 without an event (rk4, adaptive); even powers only touch 0. */
+static int gap_flat_power(const Expr *g)
+{
+    const Expr *const *f = g->kind == EX_MUL ? (const Expr *const *)g->args : (const Expr *const *)&g;
+    int n = g->kind == EX_MUL ? g->nargs : 1;
+    for (int i = 0; i < n; i++) {
+        const Expr *base = f[i];
+        double p = 1;
+        if (base->kind == EX_POW && !expr_is_num(base->args[1], &p))
+            continue;
+        if (base->kind == EX_POW)
+            base = base->args[0];
+        if (!expr_has_kind(base, EX_VAR))
+            continue;
+        for (int k = 0; k < n; k++) {
+            double q = 1;
+            const Expr *b = f[k];
+            if (k == i || (b->kind == EX_POW && !expr_is_num(b->args[1], &q)))
+                continue;
+            if ((b->kind == EX_POW ? b->args[0] : b) == base)
+                p += b->kind == EX_POW ? q : 1;
+        }
+        if (p >= 3 && p == floor(p) && fmod(p, 2) == 1)
+            return (int)p;
+    }
+    return 0;
+}
+
 static void stmt_gap(Sema *s, const Stmt *st)
 {
     const char *name = NULL;
@@ -3239,6 +3271,14 @@ static void stmt_gap(Sema *s, const Stmt *st)
     if (!a.ok || !b.ok)
         return;
     Expr *g = c->op == CMP_GE ? expr_sub(s->ex, a.e, b.e) : expr_sub(s->ex, b.e, a.e);
+    int flat = gap_flat_power(g);
+    if (flat) {
+        diag_error(s->diag, c->loc, "gap '%s' is an odd power (%d) of an expression of the "
+                   "positions: it changes sign with zero slope where that expression is 0, and "
+                   "no impulse can act along it there; write the expression itself (it has the "
+                   "gap's sign)", name, flat);
+        return;
+    }
     Gap gap = {0};
     gap.name = name;
     gap.loc = st->label ? st->label->loc : st->loc;

@@ -36,6 +36,24 @@ Cases (each under 20 s in the normal build):
              was refused later as "0").  Products reaching a subnormal
              (1e-150 m * 1e-160) or exactly 0 (0 m * 1e-300) still compile.
              Failed before the fix.
+  findings_flatgap  (silent) a pendulum (g/l = 9.81 s^-2, from 1 rad at
+             rest, e = 0.8) against a wall written as an odd power of an
+             expression of its angle: l*P.phi^3, l*P.phi*P.phi*P.phi,
+             l*sin(P.phi)^3, l*(P.phi - 0.5)^3 and ^5, and the same written
+             as 0 m <= -l*(0.5 - P.phi)^3.  Such a gap changes sign with zero
+             slope, and no impulse can act along it: before, rk4 and
+             adaptive stopped the pendulum at phi = 0 without an event (its
+             4.5 J gone, exit 0), taylor struck at 0.0036 rad, and at
+             (P.phi - 0.5)^3 every method held it at rest at 0.5 rad
+             ("stick"), exit 0.  nsmc now refuses them (file:line:col,
+             caret, exit 1, no output).  Kept: the first powers l*P.phi,
+             l*(P.phi - 0.5), l*exp(P.phi)*(P.phi - 0.5) and
+             l*sin(P.phi - 0.5) strike at (K(k) - F(asin(sin(phi_w/2)/k),
+             k)) / sqrt(g/l), k = sin(1/2), within 1e-7 s, and leave at e
+             times the speed of the energy; the even power l*(P.phi -
+             0.5)^2 and l*(1 - cos(P.phi)), which touch 0 without crossing,
+             let it swing freely (back at 1 rad after 4 K / sqrt(g/l)).
+             Failed before the fix.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import cmath
@@ -169,7 +187,85 @@ def case_findings_underflow(tmp):
         check(rc == 0 and made, "'%s' compiles" % new)
 
 
+PZ = '''model pz "a pendulum against a wall"
+param m = 1 kg
+param l = 1 m
+param g = 9.81 m/s^2
+param e = 0.8
+body P: mass = m, inertia = m*l^2
+force gt: on P.phi = -m*g*l*sin(P.phi)
+gap wall: GAP, impact(e = e)
+init P.phi = 1, P.omega = 0 rad/s
+simulate t_end = 3 s
+output every 10 ms: P.phi, P.omega
+'''
+
+
+def ell_f(psi, k):
+    """The incomplete elliptic integral F(psi, k) by Simpson's rule (2000
+    intervals: the integrand is smooth for k < 1)."""
+    n, h = 2000, psi / 2000
+    f = [1 / math.sqrt(1 - (k * math.sin(i * h)) ** 2) for i in range(n + 1)]
+    return h / 3 * (f[0] + f[-1] + 4 * sum(f[1:-1:2]) + 2 * sum(f[2:-1:2]))
+
+
+def case_findings_flatgap(tmp):
+    """Gaps that are odd powers of a state's expression: refused by nsmc;
+    their first powers and even powers run to the closed form."""
+    for gap in ("l*P.phi^3 >= 0 m", "l*P.phi*P.phi*P.phi >= 0 m", "l*sin(P.phi)^3 >= 0 m",
+                "l*(P.phi - 0.5)^3 >= 0 m", "l*(P.phi - 0.5)^5 >= 0 m", "0 m <= -l*(0.5 - P.phi)^3"):
+        rc, err, made = nsmc_on(tmp, PZ.replace("GAP", gap))
+        first = err.splitlines()[0] if err else ""
+        print("  gap %s -> exit %d, %s, output %s" % (gap, rc, first, "made" if made else "none"))
+        check(rc == 1 and not made and "u.nsm:8:11: error: gap 'wall' is an odd power" in first
+              and "^~~" in err, "gap '%s': refused as changing sign with zero slope" % gap)
+    w = math.sqrt(9.81)
+    k = math.sin(0.5)
+    for gap, phw in (("l*P.phi >= 0 m", 0.0), ("l*(P.phi - 0.5) >= 0 m", 0.5),
+                     ("l*exp(P.phi)*(P.phi - 0.5) >= 0 m", 0.5), ("l*sin(P.phi - 0.5) >= 0 m", 0.5)):
+        m = compiled(tmp, "pz%d" % int(phw * 10) + ("e" if "exp" in gap else "s" if "sin" in gap else ""),
+                     PZ.replace("GAP", gap))
+        t1 = (ellk(math.cos(0.5)) - ell_f(math.asin(math.sin(phw / 2) / k), k)) / w
+        v1 = math.sqrt(2 * 9.81 * (math.cos(phw) - math.cos(1.0)))
+        for meth in ("taylor", "rk4", "adaptive"):
+            r = m.run(method=meth, t_end=t1 * 1.5, every=0, **({"dt": 1e-4} if meth == "rk4" else {}))
+            imp = [e for e in r.events if e["kind"] == "impact"]
+            check(len(imp) == 1, "gap '%s' (%s): one impact" % (gap, meth))
+            ta = float(imp[0]["t"])
+            wl = r["P.omega"][-1]
+            # after the impact the pendulum leaves at e v1 and its speed at
+            # phi is sqrt((e v1)^2 - 2 g/l (cos phw - cos phi)) by energy
+            ph = r["P.phi"][-1]
+            vend = math.sqrt((0.8 * v1) ** 2 - 2 * 9.81 * (math.cos(phw) - math.cos(ph)))
+            print("  gap %s, %s -> impact at %.12g s (closed form %.12g), leaving: omega %.12g at phi "
+                  "%.6g (by energy %.12g)" % (gap, meth, ta, t1, wl, ph, vend))
+            check(abs(ta - t1) <= 1e-7 and abs(wl - vend) <= 1e-6,
+                  "gap '%s' (%s): impact time and rebound" % (gap, meth))
+    for gap in ("l*(P.phi - 0.5)^2 >= 0 m", "l*(1 - cos(P.phi)) >= 0 m"):
+        m = compiled(tmp, "pze%d" % len(gap), PZ.replace("GAP", gap))
+        T = 4 * ellk(math.cos(0.5)) / w
+        for meth in ("taylor", "rk4", "adaptive"):
+            r = m.run(method=meth, t_end=T, every=T / 2, **({"dt": 1e-4} if meth == "rk4" else {}))
+            err = abs(r["P.phi"][-1] - 1) + abs(r["P.phi"][1] + 1)
+            print("  gap %s (touches 0 only), %s -> %d events, back at 1 rad after 4 K/w: off by %.2g"
+                  % (gap, meth, len(r.events), err))
+            check(len(r.events) == 0 and err <= 1e-6, "gap '%s' (%s): free swing" % (gap, meth))
+
+
+def agm(a, b):
+    """The arithmetic-geometric mean of a and b (40 rounds: converged)."""
+    for _ in range(40):
+        a, b = (a + b) / 2, math.sqrt(a * b)
+    return a
+
+
+def ellk(kp):
+    """The complete elliptic integral K of the complementary modulus kp."""
+    return math.pi / (2 * agm(1.0, kp))
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_spread": case_findings_spread, "kept_lyap": case_kept_lyap,
                    "kept_floquet": case_kept_floquet,
-                   "findings_underflow": case_findings_underflow}, "nsm-twentyfifth-dyn-", case_arg=2))
+                   "findings_underflow": case_findings_underflow,
+                   "findings_flatgap": case_findings_flatgap}, "nsm-twentyfifth-dyn-", case_arg=2))
