@@ -1350,7 +1350,8 @@ endforeach()
 # studies' numbers (tests/reliability/twentyfifth_pass_dyn_test.py): each
 # answer against a closed form or an exact invariant; each case under 20 s
 # in the normal build.
-foreach(case findings_spread findings_underflow findings_flatgap kept_lyap kept_floquet)
+foreach(case findings_spread findings_underflow findings_flatgap kept_lyap kept_floquet
+             kept_duffing kept_impactsum)
   add_test(NAME reliability/twentyfifth_dyn_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfifth_pass_dyn_test.py
             ${NSM_SOURCE_DIR} ${case})
