@@ -1351,7 +1351,7 @@ endforeach()
 # answer against a closed form or an exact invariant; each case under 20 s
 # in the normal build.
 foreach(case findings_spread findings_underflow findings_flatgap kept_lyap kept_floquet
-             kept_duffing kept_impactsum)
+             kept_duffing kept_impactsum kept_continuation)
   add_test(NAME reliability/twentyfifth_dyn_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfifth_pass_dyn_test.py
             ${NSM_SOURCE_DIR} ${case})

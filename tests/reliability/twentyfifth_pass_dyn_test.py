@@ -68,6 +68,11 @@ Cases (each under 20 s in the normal build):
              N impacts in T, and the Floquet multipliers of a period-1
              orbit multiply to e^(2N) exp(-2 zeta T) (within 1e-12).
              Passed (kept).
+  kept_continuation  the impact oscillator's period-1 branch continued in
+             omega (e = 0.8, 0.3, 1; zeta = 0.05, 0, 0.1) by exact and rk4:
+             the multipliers' product e^(2N) exp(-2 zeta T) at every point
+             within 1e-12, a multiplier within 1e-6 of -1 at each flip.
+             Passed (kept).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import cmath
@@ -351,9 +356,42 @@ def case_kept_impactsum(tmp):
                   "product" % (w, e, meth))
 
 
+def case_kept_continuation(tmp):
+    """The impact oscillator's period-1 branch continued in omega: at every
+    point the multipliers multiply to e^(2N) exp(-2 zeta T), and at a flip
+    one is -1."""
+    import warnings
+    model = compiled(tmp, "fio", path=os.path.join(sys.argv[1], "models", "forced_impact_oscillator.nsm"))
+    for e, z, a, b in ((0.8, 0.05, 1.5, 3.5), (0.3, 0.0, 1.2, 3.0), (1.0, 0.1, 1.5, 2.5)):
+        for meth in ("exact", "rk4"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                br = model.continuation("omega", a, b, params={"e": e, "zeta": z}, method=meth,
+                                        max_points=400)
+            worst = 0
+            for i in range(len(br)):
+                ex = e ** (2 * br.impacts[i]) * math.exp(-2 * z * br.period[i])
+                worst = max(worst, abs(abs(np_prod(br.multipliers[i])) - ex) / ex)
+            flips = [min(abs(mu + 1) for mu in br.multipliers[i]) for i in br.special("flip")]
+            print("  e = %g, zeta = %g, omega %g to %g, %s -> %d points, product off by %.2g at worst; "
+                  "flips at %r, a multiplier within %r of -1" % (e, z, a, b, meth, len(br), worst,
+                                                                list(br.param[br.special("flip")]), flips))
+            check(len(br) > 20 and worst <= 1e-12 and all(f <= 1e-6 for f in flips),
+                  "continuation e = %g, zeta = %g (%s): multipliers" % (e, z, meth))
+
+
+def np_prod(values):
+    """The product of a sequence of complex numbers."""
+    p = 1
+    for v in values:
+        p *= v
+    return p
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_spread": case_findings_spread, "kept_lyap": case_kept_lyap,
                    "kept_floquet": case_kept_floquet,
                    "findings_underflow": case_findings_underflow,
                    "findings_flatgap": case_findings_flatgap,
-                   "kept_duffing": case_kept_duffing, "kept_impactsum": case_kept_impactsum}, "nsm-twentyfifth-dyn-", case_arg=2))
+                   "kept_duffing": case_kept_duffing, "kept_impactsum": case_kept_impactsum,
+                   "kept_continuation": case_kept_continuation}, "nsm-twentyfifth-dyn-", case_arg=2))
