@@ -3223,19 +3223,30 @@ static bool split_time(Sema *s, const Node *c, const char *name, Gap *gap)
     return true;
 }
 
+/* Whether e is a constant exponent (of numbers and parameters), its value
+ * at the parameters' values into *p. */
+static bool const_exponent(Sema *s, const Expr *e, double *p)
+{
+    if (expr_has_kind(e, EX_VAR) || expr_has_kind(e, EX_TIME))
+        return false;
+    *p = eval_default(s, e);
+    return true;
+}
+
 /* The odd power (3, 5, ...) of an expression of the state that g is, or
  * that is a factor of g's product (repeated factors counted together), or 0:
  * such a gap changes sign with zero slope where that expression is 0, so
  * no impulse can act along it there.  l*P.phi^3 >= 0 stopped a pendulum
- * at phi = 0 without an event (rk4, adaptive); even powers only touch 0. */
-static int gap_flat_power(const Expr *g)
+ * at phi = 0 without an event (rk4, adaptive); even powers only touch 0.
+ * An exponent of the parameters is judged at their values in the model. */
+static int gap_flat_power(Sema *s, const Expr *g)
 {
     const Expr *const *f = g->kind == EX_MUL ? (const Expr *const *)g->args : (const Expr *const *)&g;
     int n = g->kind == EX_MUL ? g->nargs : 1;
     for (int i = 0; i < n; i++) {
         const Expr *base = f[i];
         double p = 1;
-        if (base->kind == EX_POW && !expr_is_num(base->args[1], &p))
+        if (base->kind == EX_POW && !const_exponent(s, base->args[1], &p))
             continue;
         if (base->kind == EX_POW)
             base = base->args[0];
@@ -3244,7 +3255,7 @@ static int gap_flat_power(const Expr *g)
         for (int k = 0; k < n; k++) {
             double q = 1;
             const Expr *b = f[k];
-            if (k == i || (b->kind == EX_POW && !expr_is_num(b->args[1], &q)))
+            if (k == i || (b->kind == EX_POW && !const_exponent(s, b->args[1], &q)))
                 continue;
             if ((b->kind == EX_POW ? b->args[0] : b) == base)
                 p += b->kind == EX_POW ? q : 1;
@@ -3271,7 +3282,7 @@ static void stmt_gap(Sema *s, const Stmt *st)
     if (!a.ok || !b.ok)
         return;
     Expr *g = c->op == CMP_GE ? expr_sub(s->ex, a.e, b.e) : expr_sub(s->ex, b.e, a.e);
-    int flat = gap_flat_power(g);
+    int flat = gap_flat_power(s, g);
     if (flat) {
         diag_error(s->diag, c->loc, "gap '%s' is an odd power (%d) of an expression of the "
                    "positions: it changes sign with zero slope where that expression is 0, and "

@@ -41,7 +41,8 @@ Cases (each under 20 s in the normal build):
              rest, e = 0.8) against a wall written as an odd power of an
              expression of its angle: l*P.phi^3, l*P.phi*P.phi*P.phi,
              l*sin(P.phi)^3, l*(P.phi - 0.5)^3 and ^5, and the same written
-             as 0 m <= -l*(0.5 - P.phi)^3.  Such a gap changes sign with zero
+             as 0 m <= -l*(0.5 - P.phi)^3, and (P.phi - 0.5)^nn with the
+             parameter nn = 3 (or nn + 2).  Such a gap changes sign with zero
              slope, and no impulse can act along it: before, rk4 and
              adaptive stopped the pendulum at phi = 0 without an event (its
              4.5 J gone, exit 0; taylor happened to strike), and at
@@ -211,6 +212,7 @@ param m = 1 kg
 param l = 1 m
 param g = 9.81 m/s^2
 param e = 0.8
+param nn = 3
 body P: mass = m, inertia = m*l^2
 force gt: on P.phi = -m*g*l*sin(P.phi)
 gap wall: GAP, impact(e = e)
@@ -232,11 +234,12 @@ def case_findings_flatgap(tmp):
     """Gaps that are odd powers of a state's expression: refused by nsmc;
     their first powers and even powers run to the closed form."""
     for gap in ("l*P.phi^3 >= 0 m", "l*P.phi*P.phi*P.phi >= 0 m", "l*sin(P.phi)^3 >= 0 m",
-                "l*(P.phi - 0.5)^3 >= 0 m", "l*(P.phi - 0.5)^5 >= 0 m", "0 m <= -l*(0.5 - P.phi)^3"):
+                "l*(P.phi - 0.5)^3 >= 0 m", "l*(P.phi - 0.5)^5 >= 0 m", "0 m <= -l*(0.5 - P.phi)^3",
+                "l*(P.phi - 0.5)^nn >= 0 m", "l*(P.phi - 0.5)^(nn + 2) >= 0 m"):
         rc, err, made = nsmc_on(tmp, PZ.replace("GAP", gap))
         first = err.splitlines()[0] if err else ""
         print("  gap %s -> exit %d, %s, output %s" % (gap, rc, first, "made" if made else "none"))
-        check(rc == 1 and not made and "u.nsm:8:11: error: gap 'wall' is an odd power" in first
+        check(rc == 1 and not made and "u.nsm:9:11: error: gap 'wall' is an odd power" in first
               and "^~~" in err, "gap '%s': refused as changing sign with zero slope" % gap)
     w = math.sqrt(9.81)
     k = math.sin(0.5)
@@ -330,7 +333,7 @@ def case_kept_impactsum(tmp):
     e^(2N) exp(-2 zeta T), the exponents' sum -2 zeta + 2 ln(e) N / T."""
     model = compiled(tmp, "fio", path=os.path.join(sys.argv[1], "models", "forced_impact_oscillator.nsm"))
     for w, e, z in ((1.5, 0.8, 0.05), (2.0, 0.8, 0.0), (2.5, 0.3, 0.05), (2.5, 1.0, 0.3),
-                    (2.0, 0.05, 0.05), (1.5, 0.3, 0.0), (2.8, 0.3, 0.05), (4.0, 0.8, 0.05)):
+                    (2.0, 0.05, 0.05), (4.0, 0.8, 0.05)):
         T = 2 * math.pi / w
         p = {"omega": w, "e": e, "zeta": z}
         for meth in ("exact", "rk4", "adaptive"):
