@@ -572,6 +572,10 @@ static Val with_num2(Val v, Val a, Val b, double num)
     return a.has_num && b.has_num ? with_num(v, num) : v;
 }
 
+static const char *num_text(Sema *s, double v);
+static Val num_kept(Sema *s, const Node *n, Val v, Val a, Val b);
+static Val conv_arith(Sema *s, const Node *n, Val a, Val b);
+
 static const char *dim_str(Sema *s, Dim d)
 {
     char buf[64];
@@ -1262,7 +1266,8 @@ static Val conv_pow(Sema *s, const Node *n, int cx)
         }
         d = dim_pow(a.dim, (int)p);
     }
-    return with_num2(val(expr_pow(s->ex, a.e, b.e), d), a, b, pow(a.num, b.num));
+    return num_kept(s, n, with_num2(val(expr_pow(s->ex, a.e, b.e), d), a, b, pow(a.num, b.num)),
+                    a, b);
 }
 
 /* Whether n is written with bare number literals only ("1 + 1", "sqrt(2)"):
@@ -1295,6 +1300,21 @@ static Dim factor_dim(const Node *n, Val v)
     return v.dim;
 }
 
+/* v, or an error at n when v's number is 0 though it is the product,
+ * quotient or power of the nonzero finite numbers of a and b: as a literal
+ * below a double's range ("1e-320 nm"), "1e-200 m * 1e-200" would run as 0. */
+static Val num_kept(Sema *s, const Node *n, Val v, Val a, Val b)
+{
+    if (!v.ok || !v.has_num || v.num != 0 || !a.has_num || !b.has_num || a.num == 0 ||
+        b.num == 0 || !isfinite(a.num) || !isfinite(b.num))
+        return v;
+    diag_error(s->diag, n->loc, "number out of range: this %s of nonzero numbers (%s and %s) is "
+               "below the range of a double and would be taken as 0 (nonzero doubles are at "
+               "least 4.9e-324 in magnitude)", n->op == '*' ? "product" : n->op == '/' ?
+               "quotient" : "power", num_text(s, a.num), num_text(s, b.num));
+    return bad();
+}
+
 static Val conv_bin(Sema *s, const Node *n, int cx)
 {
     if (n->op == '^')
@@ -1302,6 +1322,15 @@ static Val conv_bin(Sema *s, const Node *n, int cx)
     Val a = conv(s, n->a, cx), b = conv(s, n->b, cx);
     if (!a.ok || !b.ok)
         return bad();
+    if (n->op == '*' || n->op == '/')
+        return num_kept(s, n, conv_arith(s, n, a, b), a, b);
+    return conv_arith(s, n, a, b);
+}
+
+/* The sum, difference, product or quotient n of a and b: its expression,
+ * unit and, when both are known, number. */
+static Val conv_arith(Sema *s, const Node *n, Val a, Val b)
+{
     switch (n->op) {
     case '+':
     case '-':
@@ -3194,6 +3223,49 @@ static bool split_time(Sema *s, const Node *c, const char *name, Gap *gap)
     return true;
 }
 
+/* Whether e is a constant exponent (of numbers and parameters), its value
+ * at the parameters' values into *p. */
+static bool const_exponent(Sema *s, const Expr *e, double *p)
+{
+    if (expr_has_kind(e, EX_VAR) || expr_has_kind(e, EX_TIME))
+        return false;
+    *p = eval_default(s, e);
+    return true;
+}
+
+/* The odd power (3, 5, ...) of an expression of the state that g is, or
+ * that is a factor of g's product (repeated factors counted together), or 0:
+ * such a gap changes sign with zero slope where that expression is 0, so
+ * no impulse can act along it there.  l*P.phi^3 >= 0 stopped a pendulum
+ * at phi = 0 without an event (rk4, adaptive); even powers only touch 0.
+ * An exponent of the parameters is judged at their values in the model. */
+static int gap_flat_power(Sema *s, const Expr *g)
+{
+    const Expr *const *f = g->kind == EX_MUL ? (const Expr *const *)g->args : (const Expr *const *)&g;
+    int n = g->kind == EX_MUL ? g->nargs : 1;
+    for (int i = 0; i < n; i++) {
+        const Expr *base = f[i];
+        double p = 1;
+        if (base->kind == EX_POW && !const_exponent(s, base->args[1], &p))
+            continue;
+        if (base->kind == EX_POW)
+            base = base->args[0];
+        if (!expr_has_kind(base, EX_VAR))
+            continue;
+        for (int k = 0; k < n; k++) {
+            double q = 1;
+            const Expr *b = f[k];
+            if (k == i || (b->kind == EX_POW && !const_exponent(s, b->args[1], &q)))
+                continue;
+            if ((b->kind == EX_POW ? b->args[0] : b) == base)
+                p += b->kind == EX_POW ? q : 1;
+        }
+        if (p >= 3 && p == floor(p) && fmod(p, 2) == 1)
+            return (int)p;
+    }
+    return 0;
+}
+
 static void stmt_gap(Sema *s, const Stmt *st)
 {
     const char *name = NULL;
@@ -3210,6 +3282,14 @@ static void stmt_gap(Sema *s, const Stmt *st)
     if (!a.ok || !b.ok)
         return;
     Expr *g = c->op == CMP_GE ? expr_sub(s->ex, a.e, b.e) : expr_sub(s->ex, b.e, a.e);
+    int flat = gap_flat_power(s, g);
+    if (flat) {
+        diag_error(s->diag, c->loc, "gap '%s' is an odd power (%d) of an expression of the "
+                   "positions: it changes sign with zero slope where that expression is 0, and "
+                   "no impulse can act along it there; write the expression itself (it has the "
+                   "gap's sign)", name, flat);
+        return;
+    }
     Gap gap = {0};
     gap.name = name;
     gap.loc = st->label ? st->label->loc : st->loc;

@@ -1371,3 +1371,16 @@ foreach(case cachecheck pyblank helpevery capdigits animstale)
   set_tests_properties(reliability/left26_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-fifth hostile pass on the smooth and nonlinear dynamics and the
+# studies' numbers (tests/reliability/twentyfifth_pass_dyn_test.py): each
+# answer against a closed form or an exact invariant; each case under 20 s
+# in the normal build.
+foreach(case findings_spread findings_underflow findings_flatgap kept_lyap kept_floquet
+             kept_duffing kept_impactsum kept_continuation)
+  add_test(NAME reliability/twentyfifth_dyn_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfifth_pass_dyn_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentyfifth_dyn_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "linalg.h"
 #include "rt.h"
 
 /* QR of Q (n x n, row-major, columns the vectors) in place by modified
@@ -69,6 +70,56 @@ static void lyap_sort(int n, double *v)
         }
 }
 
+/* Over a QR interval h the tangent vectors' growths differ by up to
+** exp(spread h), spread the free-flight mode's widest difference of growth
+** rates, and each R_jj is known only to a few roundings times that ratio:
+** the smaller exponents are lost when it nears 1/eps (an overdamped
+** oscillator, m = 1 kg, k = 1e4 N/m, c = 1e3 N s/m, over intervals of 0.5 s:
+** -83 1/s for -990 1/s, their sum not the trace -c/m).  The QRs are
+** therefore at most LYAP_SPREAD / spread apart (exp(12) = 1.6e5: the
+** exponents known to about 1e-11 of the spread). */
+#define LYAP_SPREAD 12.0
+/* Past this many QRs over the duration the spectrum is refused (its cost). */
+#define LYAP_MAX_QR 1e8
+
+/* The free-flight mode's spread of growth rates, max Re lambda - min Re
+** lambda over its mechanical block (2 nu, a bound of every |lambda|, where
+** the eigenvalues cannot be had or the matrix is not formed). */
+static double lyap_spread(const nsm_sim *s, const RtModeInfo *mi)
+{
+    int m2 = 2 * s->n_vel, na = s->n_aug;
+    if (!mi->A || m2 == 0)
+        return 2 * mi->nu;
+    double *M = malloc(sizeof(double) * ((size_t)m2 * m2 + 2 * (size_t)m2));
+    if (!M)
+        return 2 * mi->nu;
+    double *re = M + (size_t)m2 * m2, *im = re + m2;
+    for (int i = 0; i < m2; i++)
+        for (int k = 0; k < m2; k++)
+            M[(size_t)i * m2 + k] = mi->A[(size_t)i * na + k];
+    double lo = INFINITY, hi = -INFINITY;
+    if (nsm_la_eigvals(m2, M, re, im) != NSM_LA_OK) {
+        free(M);
+        return 2 * mi->nu;
+    }
+    for (int i = 0; i < m2; i++)
+        lo = fmin(lo, re[i]), hi = fmax(hi, re[i]);
+    free(M);
+    return isfinite(hi - lo) ? hi - lo : 2 * mi->nu;
+}
+
+/* The longest QR interval the exponents allow (interval, or shorter where
+** the mode's spread of growth rates needs it; see LYAP_SPREAD), from the
+** current mode: interval itself where the mode is not free flight. */
+static double lyap_step(nsm_sim *s, double interval)
+{
+    const RtModeInfo *mi = NULL;
+    if (!rt_mode_empty(s, s->mode) || !(mi = rt_mode_info(s)))
+        return interval;
+    double spread = lyap_spread(s, mi);
+    return spread * interval > LYAP_SPREAD ? LYAP_SPREAD / spread : interval;
+}
+
 /* The shorter of the duration and the interval, T, against the rate of
 ** the mode the motion is in (free flight, the only one the exponents are
 ** taken in): each QR's log R_ii carries a few roundings, so an exponent is
@@ -90,6 +141,16 @@ static int lyap_span_check(nsm_sim *s, double duration, double interval)
     }
     double T = fmin(duration, interval), w = fmax(mi->rho, mi->nu);
     double floor1 = RT_T_RES * (nextafter(1.0, INFINITY) - 1.0);
+    double h = lyap_step(s, interval);
+    if (h < interval && duration / h > LYAP_MAX_QR) {
+        rt_text_printf(s->msg, sizeof s->msg, "lyapunov: the duration %.6g s is too long for the "
+                        "exponents' spread: the model's growth rates differ by up to %.6g 1/s, so "
+                        "the tangent vectors are reorthonormalised at least every %.3g s to keep "
+                        "the smaller exponents out of the rounding, %.3g times over it, beyond "
+                        "%.0e: give at most %.3g s", duration, LYAP_SPREAD / h, h, duration / h,
+                        LYAP_MAX_QR, LYAP_MAX_QR * h);
+        return NSM_EINVAL;
+    }
     if (w > 0 ? !(w * T < 1e6 * DBL_EPSILON) : !(T < floor1))
         return NSM_OK;
     const char *what = duration <= interval ? "duration" : "reorthonormalisation interval";
@@ -148,11 +209,11 @@ int nsm_sim_lyapunov(nsm_sim *s, double duration, double interval, double *lambd
     }
     for (int a = 0; a < n2; a++)
         Q[a * n2 + a] = 1;
-    double t0 = s->t, t_end = t0 + duration;
+    double t0 = s->t, t_end = t0 + duration, h = lyap_step(s, interval);
     rc = NSM_OK;
     while (!rc && s->t < t_end) {
-        double t1 = s->t + interval;
-        if (t1 > t_end || t_end - t1 < 1e-9 * interval)
+        double t1 = s->t + h;
+        if (t1 > t_end || t_end - t1 < 1e-9 * h)
             t1 = t_end;
         if ((rc = rt_floquet_propagate(s, t1, Q, "lyapunov")))
             break;
