@@ -1345,3 +1345,15 @@ foreach(case surfacework unrelated underflow section)
   set_tests_properties(reliability/scout26_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-fifth hostile pass on the nsmc programs
+# (tests/reliability/twentyfifth_pass_cli_test.py): nsmc run's words after
+# "--", results it cannot read back, the C compiler named by CC, odd output
+# folders and result files; each case under 20 s in the normal build.
+foreach(case findings_tablevalue findings_unread findings_ccshared kept_outdirs)
+  add_test(NAME reliability/twentyfifth_cli_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfifth_pass_cli_test.py
+            $<TARGET_FILE:nsmc> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentyfifth_cli_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
