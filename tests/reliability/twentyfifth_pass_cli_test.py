@@ -3,8 +3,9 @@
 docs/fuzzing.md): nsmc run's words after "--", its results that cannot be
 read back, the C compiler named by CC, odd output folders and result files.
 
-    tests/reliability/twentyfifth_pass_cli_test.py NSMC SOURCE_DIR CASE
+    tests/reliability/twentyfifth_pass_cli_test.py NSMC SIM SOURCE_DIR CASE
 
+SIM is the bouncing ball's simulator.
 Cases (each under 20 s in the normal build):
   findings_tablevalue  `nsmc run M -- --stats=--table` (statistics into a
              file named --table; --section-out=--table too): the value was
@@ -27,6 +28,13 @@ Cases (each under 20 s in the normal build):
              without making a program ... a shared library or object
              file", exit 1, nothing cached; a damaged entry holding one is
              rebuilt.
+  findings_plotfifo  a simulator's `--out FIFO --plot P` (a reader on the
+             FIFO): it hung at the run's end opening the FIFO to read the
+             trajectory back (no writer left), deaf to SIGTERM; `--events
+             /dev/null --plot P` drew figures without the events, exit 0,
+             without a word.  Now "no plot: the trajectory 'ff' is a FIFO,
+             which cannot be read back" (the event log: a device), exit 0,
+             the trajectory whole in the FIFO's reader.
   kept_outdirs  odd output folders (`D//E/`, `-`, a name with a newline,
              `./D/.`, a dangling link, a link loop, a link through a
              dangling link, /dev/null, /proc/self, a file) and FIFOs or
@@ -45,7 +53,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import SANITIZED, check, env_for, main, whole_lines  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
-SRC = os.path.abspath(sys.argv[2])
+SIM = os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])
 SLOW = 4 if SANITIZED else 1
 BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
 TABLE_HEAD = "t [s]"
@@ -195,6 +204,40 @@ def digest(data):
     return h
 
 
+# ---- findings_plotfifo -----------------------------------------------------
+
+def case_plotfifo(tmp):
+    """A simulator's --plot reading back what it cannot read."""
+    ff = os.path.join(tmp, "ff")
+    os.mkfifo(ff)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(ff).read()))
+    reader.start()
+    try:
+        p = subprocess.run([SIM, "--out", "ff", "--plot", "P"], cwd=tmp, capture_output=True,
+                           text=True, errors="replace", timeout=20 * SLOW)
+    finally:
+        if reader.is_alive():       # release the reader of a run that never opened ff
+            with open(ff, "w"):
+                pass
+        reader.join(10)
+    print("  sim --out ff (a FIFO, read) --plot P -> %d  %s; P: %s"
+          % (p.returncode, p.stderr.strip().splitlines()[0][:120], names(os.path.join(tmp, "P"))))
+    check(p.returncode == 0 and "no plot: the trajectory 'ff' is a FIFO" in p.stderr,
+          "the FIFO said, no plot, the run's exit 0", p)
+    check(got and got[0].count("\n") > 1000, "the reader got the whole trajectory")
+    whole_lines(os.path.join(tmp, "P", "events.csv"))
+    p = subprocess.run([SIM, "--out", "t.csv", "--events", "/dev/null", "--plot", "P2"],
+                       cwd=tmp, capture_output=True, text=True, errors="replace",
+                       timeout=60 * SLOW)
+    print("  sim --out t.csv --events /dev/null --plot P2 -> %d  %s; P2: %s"
+          % (p.returncode, p.stderr.strip().splitlines()[0][:120],
+             names(os.path.join(tmp, "P2"))))
+    check(p.returncode == 0 and "no plot: the event log '/dev/null' is a device" in p.stderr,
+          "the device said, no plot", p)
+    check(not os.path.exists(os.path.join(tmp, "P2", "plot.png")), "no figure without events")
+
+
 # ---- kept_outdirs -----------------------------------------------------------
 
 def case_outdirs(tmp):
@@ -234,7 +277,8 @@ def case_outdirs(tmp):
 
 
 CASES = {"findings_tablevalue": case_tablevalue, "findings_unread": case_unread,
-         "findings_ccshared": case_ccshared, "kept_outdirs": case_outdirs}
+         "findings_ccshared": case_ccshared, "findings_plotfifo": case_plotfifo,
+         "kept_outdirs": case_outdirs}
 
 if __name__ == "__main__":
-    sys.exit(main(CASES, "nsm25cli-", case_arg=3))
+    sys.exit(main(CASES, "nsm25cli-", case_arg=4))
