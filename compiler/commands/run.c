@@ -1823,6 +1823,29 @@ static int run_result_unread(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
+/* Whether the result at path is not there (no name at all), after a run
+ * that ended well and wrote it: removed or renamed while the simulator
+ * ran.  `rm D/trajectory.csv` mid-run ended nsmc run with exit 0 and no
+ * word; `rm D/events.csv` gave a summary without its events line that
+ * named D/events.csv among the results, and figures without the events. */
+static int run_result_gone(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) != 0 && errno == ENOENT;
+}
+
+/* Says that the run's trajectory or events (traj, ev) are gone
+ * (run_result_gone): nothing is summarised or drawn. */
+static void run_gone_said(const char *traj, const char *ev)
+{
+    int both = run_result_gone(traj) && run_result_gone(ev);
+    fprintf(stderr, "nsmc: error: %s%s%s %s not there: removed or renamed while the simulator "
+            "ran (it ended well); the run is not summarised and no figures are drawn (an "
+            "earlier run's figures there were removed)\n", both ? traj : "",
+            both ? " and " : "", both ? ev : run_result_gone(traj) ? traj : ev,
+            both ? "are" : "is");
+}
+
 /* Says that the run's trajectory or events (traj, ev) went into what
  * cannot be read back (run_result_unread): nothing is summarised or
  * drawn, and an earlier run's figures were removed. */
@@ -2325,6 +2348,11 @@ static int run(const RunOptions *o, Arena *a)
     for (int i = 0; i < o->nextra; i++)
         if (!strcmp(o->extra[i], "--help") || !strcmp(o->extra[i], "-h"))
             return rc;              /* the simulator printed its help, ran nothing */
+    if (rc == 0 && (run_result_gone(traj) || run_result_gone(ev))) {
+        remove_old_plots(dir, a, o->animate);
+        run_gone_said(traj, ev);
+        return 1;
+    }
     if (!file_exists(traj) && !run_result_unread(traj))
         return rc;
     if (run_result_unread(traj) || run_result_unread(ev)) {

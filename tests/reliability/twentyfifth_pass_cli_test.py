@@ -22,6 +22,13 @@ Cases (each under 20 s in the normal build):
              note names the file and what it is, nothing is summarised or
              drawn, the earlier figures are removed (this run's animation
              kept), exit 0.
+  findings_gone  DIR/trajectory.csv or DIR/events.csv removed or renamed
+             while `nsmc run` ran: the trajectory gone gave exit 0 with no
+             summary, no figures and no word; the events gone a summary
+             without its events line naming DIR/events.csv among the
+             results, and figures without the events, exit 0.  Now "... is
+             not there: removed or renamed while the simulator ran",
+             nothing summarised or drawn, exit 1.
   findings_ccshared  CC='cc -shared -fPIC': the shared library was cached
              as the simulator, which died of SIGSEGV, said as nsm's
              "internal error", exit 2, at every later run.  Now "exited 0
@@ -50,7 +57,7 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, env_for, main, whole_lines  # noqa: E402
+from passlib import SANITIZED, check, env_for, has_bytes, main, wait_until, whole_lines  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 SIM = os.path.abspath(sys.argv[2])
@@ -139,6 +146,39 @@ def case_unread(tmp):
         other = os.path.join(d, "trajectory.csv" if name == "events.csv" else "events.csv")
         whole_lines(other)
         subprocess.run(["rm", "-rf", d])
+
+
+# ---- findings_gone ----------------------------------------------------------
+
+def case_gone(tmp):
+    """A result removed or renamed mid-run: said, exit 1."""
+    d = os.path.join(tmp, "D")
+    acts = (("rm D/trajectory.csv", ["trajectory.csv"], None),
+            ("rm D/events.csv", ["events.csv"], None),
+            ("mv D/trajectory.csv D/t2", ["trajectory.csv"], "t2"),
+            ("rm D/trajectory.csv D/events.csv", ["trajectory.csv", "events.csv"], None))
+    for label, gone, renamed in acts:
+        subprocess.run(["rm", "-rf", d])
+        pr = subprocess.Popen([NSMC, "run", BALL, "--out-dir", "D", "-q", "--", "--t-end", "3000"],
+                              cwd=tmp, env=env_for(tmp), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, errors="replace")
+        traj = os.path.join(d, "trajectory.csv")
+        ok = wait_until(pr, lambda: has_bytes(traj) and os.path.exists(os.path.join(d, "events.csv")),
+                        30 * SLOW)
+        check(ok and pr.poll() is None, "%s: the run writing when the file goes" % label)
+        if renamed:
+            os.rename(os.path.join(d, gone[0]), os.path.join(d, renamed))
+        else:
+            for g in gone:
+                os.unlink(os.path.join(d, g))
+        out, err = pr.communicate(timeout=120 * SLOW)
+        print("  nsmc run --out-dir D, %s mid-run -> %d  %s; stdout %r; D: %s"
+              % (label, pr.returncode, err.strip().splitlines()[-1][:150], out[:40], names(d)))
+        check(pr.returncode == 1, "%s: exit 1" % label)
+        check(" and ".join("D/" + g for g in gone) + (" are" if len(gone) > 1 else " is")
+              + " not there" in err, "%s: the file named" % label)
+        check("results:" not in out and "events:" not in out, "%s: nothing summarised" % label)
+        check(not os.path.exists(os.path.join(d, "plot.png")), "%s: no figure" % label)
 
 
 # ---- findings_ccshared ------------------------------------------------------
@@ -277,7 +317,8 @@ def case_outdirs(tmp):
 
 
 CASES = {"findings_tablevalue": case_tablevalue, "findings_unread": case_unread,
-         "findings_ccshared": case_ccshared, "findings_plotfifo": case_plotfifo,
+         "findings_ccshared": case_ccshared, "findings_gone": case_gone,
+         "findings_plotfifo": case_plotfifo,
          "kept_outdirs": case_outdirs}
 
 if __name__ == "__main__":
