@@ -1796,6 +1796,9 @@ int plot_draw_scene(const char *dir, const char *traj_csv, const char *events_cs
     int rc = plot_unreadable(traj_csv, "trajectory", err, errlen);
     if (rc == PLOT_OK)
         rc = plot_unreadable(events_csv, "event log", err, errlen);
+    if (rc == PLOT_OK && events_csv && access(events_csv, F_OK) != 0)
+        rc = fail(err, errlen, PLOT_EFAIL, "cannot read '%s': %s", events_csv,
+                  strerror(errno));   /* removed mid-run: figures without events, exit 0 */
     if (rc == PLOT_OK)
         rc = read_trajectory(p, traj_csv, err, errlen);
     if (rc == PLOT_OK) {

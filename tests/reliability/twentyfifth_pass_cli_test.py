@@ -41,7 +41,10 @@ Cases (each under 20 s in the normal build):
              /dev/null --plot P` drew figures without the events, exit 0,
              without a word.  Now "no plot: the trajectory 'ff' is a FIFO,
              which cannot be read back" (the event log: a device), exit 0,
-             the trajectory whole in the FIFO's reader.
+             the trajectory whole in the FIFO's reader.  The event log
+             removed while `sim --plot P` ran: figures without the events,
+             exit 0; now "no plot: cannot read 'P/events.csv'", exit 1, as
+             for the trajectory removed.
   kept_outdirs  odd output folders (`D//E/`, `-`, a name with a newline,
              `./D/.`, a dangling link, a link loop, a link through a
              dangling link, /dev/null, /proc/self, a file) and FIFOs or
@@ -276,6 +279,22 @@ def case_plotfifo(tmp):
     check(p.returncode == 0 and "no plot: the event log '/dev/null' is a device" in p.stderr,
           "the device said, no plot", p)
     check(not os.path.exists(os.path.join(tmp, "P2", "plot.png")), "no figure without events")
+    # the event log removed while the run ran: figures without the events,
+    # exit 0, before; now no plot, exit 1, as for the trajectory removed
+    pr = subprocess.Popen([SIM, "--t-end", "3000", "--plot", "P3"], cwd=tmp,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          errors="replace")
+    ev = os.path.join(tmp, "P3", "events.csv")
+    ok = wait_until(pr, lambda: has_bytes(os.path.join(tmp, "P3", "trajectory.csv")) and
+                    os.path.exists(ev), 30 * SLOW)
+    check(ok and pr.poll() is None, "sim --plot P3: running when its event log goes")
+    os.unlink(ev)
+    err = pr.communicate(timeout=120 * SLOW)[1]
+    print("  sim --t-end 3000 --plot P3, rm P3/events.csv mid-run -> %d  %s; P3: %s"
+          % (pr.returncode, err.strip().splitlines()[0][:120], names(os.path.join(tmp, "P3"))))
+    check(pr.returncode == 1 and "no plot: cannot read 'P3/events.csv'" in err,
+          "the event log removed: no plot, said, exit 1")
+    check(not os.path.exists(os.path.join(tmp, "P3", "plot.png")), "no figure without events")
 
 
 # ---- kept_outdirs -----------------------------------------------------------
