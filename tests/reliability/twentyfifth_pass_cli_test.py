@@ -45,6 +45,13 @@ Cases (each under 20 s in the normal build):
              removed while `sim --plot P` ran: figures without the events,
              exit 0; now "no plot: cannot read 'P/events.csv'", exit 1, as
              for the trajectory removed.
+  findings_basinline  a basin grid of one point along an axis
+             (`--basin M.x=-1:-1:1`, with M.v over 1 or 5 points): the
+             study's results written, then gnuplot failed on its script,
+             "Can't plot with an empty x range", exit 1 (and an image of
+             one column draws nothing).  Now the axis's range is widened
+             around its value and such a grid's points are drawn as
+             squares: exit 0, one mark per grid point in the SVG.
   kept_outdirs  odd output folders (`D//E/`, `-`, a name with a newline,
              `./D/.`, a dangling link, a link loop, a link through a
              dangling link, /dev/null, /proc/self, a file) and FIFOs or
@@ -297,6 +304,25 @@ def case_plotfifo(tmp):
     check(not os.path.exists(os.path.join(tmp, "P3", "plot.png")), "no figure without events")
 
 
+# ---- findings_basinline ----------------------------------------------------
+
+def case_basinline(tmp):
+    """Basin grids of one point along an axis: drawn, exit 0."""
+    fio = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
+    for vax, npts in (("M.v=0:0:1", 1), ("M.v=-3:3:5", 5), ("M.v=2:2:1", 1)):
+        out = "B%d" % npts
+        p = nsmc(tmp, ["sweep", fio, "--basin", "M.x=-1:-1:1", "--basin", vax, "--section",
+                       "period:2*pi/omega", "--out-dir", out])
+        check(p.returncode == 0, "M.x=-1:-1:1, %s: the study and its figure, exit 0" % vax, p)
+        svg = open(os.path.join(tmp, out, "basins.svg")).read()
+        # gnuplot's marks placed in the figure (its definitions have none)
+        marks = sum(1 for ln in svg.splitlines()
+                    if "<use xlink:href='#gpPt" in ln and "transform='translate(" in ln)
+        print("    %s: %d marks in basins.svg for %d points" % (vax, marks, npts))
+        check(marks == npts, "%s: one mark per grid point drawn" % vax)
+        subprocess.run(["rm", "-rf", os.path.join(tmp, out)])
+
+
 # ---- kept_outdirs -----------------------------------------------------------
 
 def case_outdirs(tmp):
@@ -337,6 +363,7 @@ def case_outdirs(tmp):
 
 CASES = {"findings_tablevalue": case_tablevalue, "findings_unread": case_unread,
          "findings_ccshared": case_ccshared, "findings_gone": case_gone,
+         "findings_basinline": case_basinline,
          "findings_plotfifo": case_plotfifo,
          "kept_outdirs": case_outdirs}
 
