@@ -1352,7 +1352,7 @@ endforeach()
 # compiler named by CC, odd output
 # folders and result files; each case under 20 s in the normal build.
 foreach(case findings_tablevalue findings_unread findings_ccshared findings_plotfifo
-        findings_gone findings_basinline kept_outdirs)
+        findings_gone findings_basinline kept_outdirs kept_signals)
   add_test(NAME reliability/twentyfifth_cli_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfifth_pass_cli_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})

@@ -59,15 +59,24 @@ Cases (each under 20 s in the normal build):
              logs: either a run whose files are whole, or a refusal naming
              the cause with nothing left behind (passed: kept as a
              regression check).
+  kept_signals  SIGTERM, SIGINT and SIGHUP at random moments of `nsmc run`
+             (with and without --animate) over an earlier run's files:
+             the exit 128 + N, whole lines in the trajectory and event log,
+             no lock, temporary or half figure left, the earlier figures
+             either untouched or this run's whole ones (passed: kept as a
+             regression check).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
+import random
+import signal
 import subprocess
 import sys
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, env_for, has_bytes, main, wait_until, whole_lines  # noqa: E402
+from passlib import (SANITIZED, check, env_for, has_bytes, main, stop_after,  # noqa: E402
+                     wait_until, whole_figure, whole_lines)
 
 NSMC = os.path.abspath(sys.argv[1])
 SIM = os.path.abspath(sys.argv[2])
@@ -361,11 +370,46 @@ def case_outdirs(tmp):
             check(names(d) == [f], "%s as a %s: nothing else written" % (f, kind))
 
 
+# ---- kept_signals -----------------------------------------------------------
+
+def case_signals(tmp):
+    """Stop signals at random moments of nsmc run: files whole afterwards."""
+    d = os.path.join(tmp, "D")
+    p = nsmc(tmp, ["run", BALL, "-q", "--animate", "--out-dir", "D"])
+    check(p.returncode == 0, "the earlier run", p)
+    earlier = {f: open(os.path.join(d, f), "rb").read() for f in FIGURES}
+    rng = random.Random(25)
+    sigs = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+    for k in range(12):
+        sig, delay = sigs[k % 3], rng.uniform(0.0, 1.0)
+        anim = ["--animate"] if k % 2 else []
+        pr = subprocess.Popen([NSMC, "run", BALL, "-q", "--out-dir", "D"] + anim +
+                              ["--", "--t-end", "1000"], cwd=tmp, env=env_for(tmp),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              errors="replace")
+        err = stop_after(pr, sig, delay, "nsmc run %s" % sig.name, timeout=60 * SLOW)
+        left = names(d)
+        print("  nsmc run %s, %s at %.2f s -> %d  %s; D: %s"
+              % (" ".join(anim), sig.name, delay, pr.returncode,
+                 err.strip().splitlines()[-1][:100] if err.strip() else "", left))
+        check(pr.returncode in (0, 128 + sig), "%s: exit 0 or 128 + N" % sig.name)
+        for f in ("trajectory.csv", "events.csv"):
+            whole_lines(os.path.join(d, f))
+        check(".nsm-run.lock" not in left and not any(".tmp" in f for f in left),
+              "%s: no lock or temporary left" % sig.name)
+        for f in FIGURES:
+            path = os.path.join(d, f)
+            if os.path.exists(path) and open(path, "rb").read() != earlier[f]:
+                check(f.endswith((".gp", ".log")) or whole_figure(path),
+                      "%s: %s is whole" % (sig.name, f))
+                earlier[f] = open(path, "rb").read()
+
+
 CASES = {"findings_tablevalue": case_tablevalue, "findings_unread": case_unread,
          "findings_ccshared": case_ccshared, "findings_gone": case_gone,
          "findings_basinline": case_basinline,
          "findings_plotfifo": case_plotfifo,
-         "kept_outdirs": case_outdirs}
+         "kept_outdirs": case_outdirs, "kept_signals": case_signals}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm25cli-", case_arg=4))
