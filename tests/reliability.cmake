@@ -1384,3 +1384,17 @@ foreach(case findings_spread findings_underflow findings_flatgap kept_lyap kept_
   set_tests_properties(reliability/twentyfifth_dyn_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-fifth hostile pass on the nsmc programs
+# (tests/reliability/twentyfifth_pass_cli_test.py): nsmc run's words after
+# "--", results it cannot read back (also a simulator's --plot), the C
+# compiler named by CC, odd output
+# folders and result files; each case under 20 s in the normal build.
+foreach(case findings_tablevalue findings_unread findings_ccshared findings_plotfifo
+        findings_gone findings_basinline kept_outdirs kept_signals)
+  add_test(NAME reliability/twentyfifth_cli_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfifth_pass_cli_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentyfifth_cli_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

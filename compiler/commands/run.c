@@ -145,17 +145,27 @@ static int in_list(const char *s, const char *const *list, size_t n)
     return 0;
 }
 
+static int sim_takes_value(const char *s);
+
 /* Whether the user gave the simulator --table among its words (before or
  * after "--"): nsmc run then passes it no second one, which the simulator
- * refuses as an option given twice (the user's own two are refused so). */
+ * refuses as an option given twice (the user's own two are refused so).
+ * A word that is an option's value is no option: `-- --stats=--table`
+ * (statistics into a file named --table) left the event table out. */
 static int user_table(const RunOptions *o)
 {
-    for (int i = 0; i < o->nsim; i++)
+    for (int i = 0; i < o->nsim; i++) {
         if (!strcmp(o->sim[i], "--table"))
             return 1;
-    for (int i = 0; i < o->nextra; i++)
-        if (!strcmp(o->extra[i], "--table"))
+        i += in_list(o->sim[i], sim_valued, sizeof sim_valued / sizeof *sim_valued);
+    }
+    for (int i = 0; i < o->nextra; i++) {
+        if (!strcmp(o->extra[i], "--")) /* the rest is the simulator's to refuse */
+            break;
+        if (!o->xattached[i] && !strcmp(o->extra[i], "--table"))
             return 1;
+        i += i + 1 < o->nextra && sim_takes_value(o->extra[i]);
+    }
     return 0;
 }
 
@@ -1066,6 +1076,30 @@ static int cc_spawn(const ArgList *cmd, int *sig, char *first, size_t len)
     return rc;
 }
 
+/* Whether the file at path is an ELF file whose entry point is 0: a
+ * shared library (`CC='cc -shared -fPIC'`) or a relocatable object, not a
+ * program.  One was kept in the cache as the simulator, which died of
+ * SIGSEGV at every run, said as nsm's internal error.  A program, a PIE
+ * among them, has a nonzero entry; a file that is not ELF is judged by
+ * the other checks. */
+static int elf_without_entry(const char *path)
+{
+    unsigned char h[32];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(h, 1, sizeof h, f) : 0;
+    if (f)
+        fclose(f);
+    if (n < 28 || memcmp(h, "\177ELF", 4) != 0 || (h[4] != 1 && h[4] != 2))
+        return 0;
+    size_t len = h[4] == 2 ? 8 : 4;
+    if (n < 24 + len)
+        return 0;
+    for (size_t k = 0; k < len; k++)
+        if (h[24 + k] != 0)
+            return 0;
+    return 1;
+}
+
 /* Whether the compiler, which exited 0, made the program tmp (a regular
  * file that can be run); else says so, naming CC when the user chose it,
  * with *status set.  `CC=true` or `cc -fsyntax-only` made none ("cannot
@@ -1077,9 +1111,12 @@ static int cc_made_program(const char *tmp, const char *csrc, const char *cc, in
 {
     struct stat st;
     if (stat(tmp, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (st.st_mode & S_IXUSR))
+        (st.st_mode & S_IXUSR) && !elf_without_entry(tmp))
         return 1;
-    const char *what = stat(tmp, &st) != 0 ? "no file" : "a file that cannot be run";
+    const char *what = stat(tmp, &st) != 0 ? "no file"
+                     : elf_without_entry(tmp) ? "a shared library or object file (an ELF "
+                       "file with no entry point)"
+                     : "a file that cannot be run";
     *status = cc_default() ? 2 : 1;
     if (!cc_default())
         fprintf(stderr, "nsmc: error: the C compiler named by CC ('%s') exited 0 without "
@@ -1218,7 +1255,7 @@ static int cache_verify(const char *bin, const char *sum, const char **why, Aren
         *why = "no checksum";
     else if (strcmp(key, cache_key(sum, a)) != 0)
         *why = "its checksum is another entry's";
-    else if (!S_ISREG(st.st_mode) || access(bin, X_OK) != 0)
+    else if (!S_ISREG(st.st_mode) || access(bin, X_OK) != 0 || elf_without_entry(bin))
         *why = "not an executable file";
     else if (file_digest(bin, &h, &size) != 0)
         *why = "unreadable";
@@ -1794,6 +1831,56 @@ static void stopped_unopened_said(const char *sig, const char *dir, const char *
             h5 ? stopped_file_state(h5) : "");
 }
 
+/* Whether the result at path is there but no regular file (a FIFO, a
+ * device, or a link to one): the simulator wrote into it and it cannot be
+ * read back.  events.csv as a link to /dev/null was summarised as
+ * "events: 0, energy lost in events: 0 J" after a run of 134 impacts, and
+ * trajectory.csv so ended the run with no summary, no figures and no
+ * word, exit 0. */
+static int run_result_unread(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+/* Whether the result at path is not there (no name at all), after a run
+ * that ended well and wrote it: removed or renamed while the simulator
+ * ran.  `rm D/trajectory.csv` mid-run ended nsmc run with exit 0 and no
+ * word; `rm D/events.csv` gave a summary without its events line that
+ * named D/events.csv among the results, and figures without the events. */
+static int run_result_gone(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) != 0 && errno == ENOENT;
+}
+
+/* Says that the run's trajectory or events (traj, ev) are gone
+ * (run_result_gone): nothing is summarised or drawn. */
+static void run_gone_said(const char *traj, const char *ev)
+{
+    int both = run_result_gone(traj) && run_result_gone(ev);
+    fprintf(stderr, "nsmc: error: %s%s%s %s not there: removed or renamed while the simulator "
+            "ran (it ended well); the run is not summarised and no figures are drawn (an "
+            "earlier run's figures there were removed)\n", both ? traj : "",
+            both ? " and " : "", both ? ev : run_result_gone(traj) ? traj : ev,
+            both ? "are" : "is");
+}
+
+/* Says that the run's trajectory or events (traj, ev) went into what
+ * cannot be read back (run_result_unread): nothing is summarised or
+ * drawn, and an earlier run's figures were removed. */
+static void run_unread_said(const char *traj, const char *ev)
+{
+    const char *p = run_result_unread(traj) ? traj : ev;
+    struct stat st;
+    const char *kind = stat(p, &st) != 0 ? "gone" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                     : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                     : "not a regular file";
+    fprintf(stderr, "nsmc: note: %s is %s: the simulator wrote into it, and it cannot be read "
+            "back; the run is not summarised and no figures are drawn (an earlier run's "
+            "figures there were removed)\n", p, kind);
+}
+
 /* Says how the simulator ended when it did not end by itself (a signal or an
  * interruption, a failed write); returns the exit status, or -1 to go on
  * with the results. */
@@ -2281,8 +2368,18 @@ static int run(const RunOptions *o, Arena *a)
     for (int i = 0; i < o->nextra; i++)
         if (!strcmp(o->extra[i], "--help") || !strcmp(o->extra[i], "-h"))
             return rc;              /* the simulator printed its help, ran nothing */
-    if (!file_exists(traj))
+    if (rc == 0 && (run_result_gone(traj) || run_result_gone(ev))) {
+        remove_old_plots(dir, a, o->animate);
+        run_gone_said(traj, ev);
+        return 1;
+    }
+    if (!file_exists(traj) && !run_result_unread(traj))
         return rc;
+    if (run_result_unread(traj) || run_result_unread(ev)) {
+        remove_old_plots(dir, a, o->animate);
+        run_unread_said(traj, ev);
+        return rc;
+    }
     /* the new run's are drawn below (the simulator drew the animation, or
      * failed to: an earlier run's GIF does not stay as this run's) */
     remove_old_plots(dir, a, o->animate && !strstr(report, "figure-failed anim"));

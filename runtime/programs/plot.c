@@ -336,6 +336,23 @@ static double last_time(FILE *f, long size, size_t linelen)
     return last;
 }
 
+/* Whether the input at path (what names, NULL: none) is there but no
+** regular file (a FIFO, a device, or a link to one), which the plots cannot
+** read back: PLOT_NOTHING with the reason in err, else PLOT_OK.  A
+** simulator's `--out FIFO --plot P` hung at the run's end opening the FIFO
+** to read it again (no writer left), deaf to SIGTERM, and `--events
+** /dev/null` drew figures without a word of the events they lack. */
+static int plot_unreadable(const char *path, const char *what, char *err, size_t errlen)
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return PLOT_OK;
+    return fail(err, errlen, PLOT_NOTHING, "the %s '%s' is %s, which cannot be read back",
+                what, path, S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISCHR(st.st_mode) ||
+                S_ISBLK(st.st_mode) ? "a device" : S_ISDIR(st.st_mode) ? "a folder"
+                : "not a regular file");
+}
+
 /* Reads the header, the first and the last time of the trajectory.
 ** Returns PLOT_OK, PLOT_NOTHING or PLOT_EFAIL. */
 static int read_trajectory(Plot *p, const char *path, char *err, size_t errlen)
@@ -1814,7 +1831,14 @@ int plot_draw_scene(const char *dir, const char *traj_csv, const char *events_cs
     p->nfric = p->fric ? scene->nfrictions : 0;
     p->surf = scene && scene->surfaces ? scene->surfaces : NULL;
     p->nsurf = p->surf ? scene->nsurfaces : 0;
-    int rc = read_trajectory(p, traj_csv, err, errlen);
+    int rc = plot_unreadable(traj_csv, "trajectory", err, errlen);
+    if (rc == PLOT_OK)
+        rc = plot_unreadable(events_csv, "event log", err, errlen);
+    if (rc == PLOT_OK && events_csv && access(events_csv, F_OK) != 0)
+        rc = fail(err, errlen, PLOT_EFAIL, "cannot read '%s': %s", events_csv,
+                  strerror(errno));   /* removed mid-run: figures without events, exit 0 */
+    if (rc == PLOT_OK)
+        rc = read_trajectory(p, traj_csv, err, errlen);
     if (rc == PLOT_OK) {
         assign_panels(p);
         find_surfaces(p);

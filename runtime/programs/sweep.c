@@ -1665,6 +1665,18 @@ static int basin_same(const Attractor *a, long per, long p, double ph, const dou
     return 1;
 }
 
+/* The figure's range [*a, *b] of a basin axis from lo to hi: the axis
+** itself, or around its one value when its ends are equal (a grid of one
+** point along it, `M.x=-1:-1:1`): `set xrange [-1:-1]` made gnuplot fail,
+** "Can't plot with an empty x range", exit 1 after the study's results
+** (basin_draw draws such a grid's points as squares). */
+static void basin_range(double lo, double hi, double *a, double *b)
+{
+    double h = lo != hi ? 0 : lo != 0 ? 0.5 * fabs(lo) : 0.5;
+    *a = fmin(lo, hi) - h;
+    *b = fmax(lo, hi) + h;
+}
+
 /* Write the basin figure: the grid coloured by attractor (black: failed,
 ** grey: no period found), a legend naming each attractor by its period and
 ** share of the grid (the first 12; the others share their colours). */
@@ -1676,6 +1688,9 @@ static int basin_draw(const Sweep *sw, const Attractor *at, long nat, long none,
     const nsm_model *m = sw->m;
     char *bx = state_text(m, sw->bstate[0]), *by = state_text(m, sw->bstate[1]);
     CliText g = { 0 };
+    double x0, x1, y0, y1;
+    basin_range(sw->ax[0].lo, sw->ax[0].hi, &x0, &x1);
+    basin_range(sw->ax[1].lo, sw->ax[1].hi, &y0, &y1);
     g.err = !bx || !by;
     cli_printf(&g, "# Basins of attraction written by nsmc sweep --basin; rerun with `gnuplot basins.gp` here.\n"
                     "set datafile separator ','\nset grid front\nunset colorbox\n"
@@ -1685,8 +1700,7 @@ static int basin_draw(const Sweep *sw, const Attractor *at, long nat, long none,
                     "set cbrange [-1.5:%ld.5]\nset palette defined (-1.5 '#000000', -0.5 '#000000', "
                     "-0.5 '#d0d0d0', 0.5 '#d0d0d0'",
                 bx ? bx : "", by ? by : "", m->name, sw->section,
-                fmin(sw->ax[0].lo, sw->ax[0].hi), fmax(sw->ax[0].lo, sw->ax[0].hi),
-                fmin(sw->ax[1].lo, sw->ax[1].hi), fmax(sw->ax[1].lo, sw->ax[1].hi), nat);
+                x0, x1, y0, y1, nat);
     for (long k = 0; k < nat; k++)
         cli_printf(&g, ", %ld.5 '%s', %ld.5 '%s'", k, col[k % 12], k + 1, col[k % 12]);
     cli_printf(&g, ")\n");
@@ -1698,7 +1712,11 @@ static int basin_draw(const Sweep *sw, const Attractor *at, long nat, long none,
         else
             cli_printf(&g, "set terminal pngcairo size 1100,800 noenhanced font 'DejaVu Sans,10'\n"
                             "if (!exists('png')) png = 'basins.png'\nset output png\n");
-        cli_printf(&g, "plot 'basins.csv' using 1:2:3 every ::1 with image pixels notitle");
+        /* gnuplot draws no image of one row or one column (nothing, no
+        ** word): the points of such a grid are drawn as squares */
+        cli_printf(&g, "plot 'basins.csv' using 1:2:3 every ::1 %s notitle",
+                   sw->ax[0].lo == sw->ax[0].hi || sw->ax[1].lo == sw->ax[1].hi
+                   ? "with points pt 5 ps 3 lc palette" : "with image pixels");
         for (long k = 0; k < nat && k < 12; k++)
             cli_printf(&g, ", NaN with boxes fs solid lc rgb '%s' title 'attractor %ld: period %ld, "
                             "%ld record%s per orbit (%.1f%%)'", col[k], k + 1, at[k].per, at[k].p,
