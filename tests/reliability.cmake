@@ -1345,3 +1345,15 @@ foreach(case surfacework unrelated underflow section)
   set_tests_properties(reliability/scout26_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twenty-fifth hostile pass on contacts, events and time switches
+# (tests/reliability/twentyfifth_pass_core_test.py): every answer against a
+# closed form or an exact invariant; each case under 20 s in the normal
+# build.
+foreach(case findings_surfacegain)
+  add_test(NAME reliability/twentyfifth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfifth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentyfifth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""A twenty-fifth hostile pass on contacts, events and time switches, every
+answer against a closed form or an exact invariant derived here.
+
+    tests/reliability/twentyfifth_pass_core_test.py SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  findings_surfacegain  floor | A (2 kg) | B (1.26 kg) | C (1 kg), all
+                touching, every contact elastic, the floor at c t, A and C
+                at c, B at c - 1.872 m/s (so that relative to the floor the
+                problem is the one refused at c = 0, a gain of 1.752 J),
+                impact_law = simultaneous, by exact, rk4 and adaptive, c =
+                +-0.3, +-1, 10 m/s: refused, naming the gain.  By hand the
+                change of kinetic energy is sum P_a (u_a- + u_a+)/2 plus
+                the floor's work P_f c, and the law's term is the 1.752 J
+                it adds whatever c.  Failed before: allowed twice |P_f c|,
+                the gain ran silently for c = 0.3 m/s up (exit 0), and for
+                c < 0, where the floor's work is negative, the lab-frame
+                kinetic energy fell and the check saw nothing.  A ball
+                thrown at -1 m/s onto a floor at c t (e = 1, 0.5) still
+                leaves at c + e (1 + c) by hand.
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import check, main, compiled, refusal  # noqa: E402
+
+METHODS = ("exact", "rk4", "adaptive")
+
+
+def ran(m, label, **kw):
+    """m.run(**kw); a refusal fails the case, naming label and the message."""
+    import nsm
+    try:
+        return m.run(**kw)
+    except nsm.Error as ex:
+        print("  %s -> refused: %s" % (label, str(ex)[:300]))
+        check(False, "%s: the run refused (%s)" % (label, str(ex)[:300]))
+
+
+SURF = '''model surf "a touching chain on a moving floor, the same problem relative to it"
+param c = 0 m/s
+mass A = 2 kg
+mass B = 1.26 kg
+mass C = 1 kg
+gap floor: A.x >= c*t, impact(e = 1)
+gap G1: B.x - A.x >= 0 m, impact(e = 1)
+gap G2: C.x - B.x >= 0 m, impact(e = 1)
+init A.x = 0 m, B.x = 0 m, C.x = 0 m, A.v = c, B.v = c - 1.872 m/s, C.v = c
+simulate t_end = 0.01 s, dt = 1 ms, impact_law = simultaneous
+output every 1 ms: A.v, B.v, C.v
+'''
+
+BALL = '''model ballmv "a ball thrown onto a moving floor"
+param c = 0 m/s
+param e = 1
+mass Q = 1 kg
+gap floor: Q.x >= c*t, impact(e = e)
+init Q.x = 0.5 m, Q.v = -1 m/s
+simulate t_end = 1 s, dt = 1 ms, impact_law = simultaneous
+output every 1 ms: Q.v
+'''
+
+
+def case_findings_surfacegain(tmp):
+    """A moving floor's work hides no gain of the simultaneous law."""
+    m = compiled(tmp, "surf", SURF)
+    for meth in METHODS:
+        for c in (0.3, 1.0, 10.0, -0.3, -1.0):
+            label = ("floor at %g t | 2 kg | 1.26 kg | 1 kg touching, e = 1, B at %g - 1.872 "
+                     "m/s, the others at %g, simultaneous, %s" % (c, c, c, meth))
+            msg = refusal(lambda: m.run(method=meth, params={"c": c}))
+            print("  %s -> %s" % (label, "refused: " + msg[:240] if msg else "ran"))
+            check(msg is not None and "adds energy" in msg and "simultaneous" in msg,
+                  label + ": refused, naming the energy the law adds")
+    b = compiled(tmp, "ballmv", BALL)
+    for meth in METHODS:
+        for c in (0.0, 0.5, -0.5, 3.0):
+            for e in (1.0, 0.5):
+                label = "a ball at -1 m/s onto a floor at %g t, e = %g, %s" % (c, e, meth)
+                r = ran(b, label, method=meth, params={"c": c, "e": e})
+                want = c + e * (1 + c)
+                got = r["Q.v"][-1]
+                print("  %s -> leaves at %.15g m/s (by hand %.15g)" % (label, got, want))
+                check(abs(got - want) <= 1e-12 * (1 + abs(want)),
+                      label + ": the rebound by hand")
+
+
+if __name__ == "__main__":
+    sys.exit(main({"findings_surfacegain": case_findings_surfacegain},
+                  "nsm-twentyfifth-core-", case_arg=2))
