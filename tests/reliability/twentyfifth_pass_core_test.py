@@ -19,8 +19,22 @@ Cases (each under 20 s in the normal build):
                 kinetic energy fell and the check saw nothing.  A ball
                 thrown at -1 m/s onto a floor at c t (e = 1, 0.5) still
                 leaves at c + e (1 + c) by hand.
+  findings_belttouch  models/belt_friction.nsm (1 kg on a belt at v_b, k =
+                1 N/m, N = 10 N, mu_s = 0.5, mu_k = 0.3) from rest, v_b = 3
+                m/s: the mass's speed 3 sin t peaks at the belt's at t =
+                pi/2 (a touch, not a crossing) and it sticks there, slips
+                at pi/2 + 2/3 s (k x = mu_s N), sticks again after 2 pi - 2
+                atan(2/3) s of slip and slips 4/3 s later (by hand); by rk4
+                and adaptive with steps of pi/1000 s (a step ending on the
+                touch), sample intervals of pi/50 s, 0.01 s and every step,
+                t_end = 3 s and 6 pi s; v_b = 3 sin(0.4 pi) (a crossing) by
+                hand too.  Failed before: a step ending on the touch, the
+                slip at its end inside its band but not below 0, was no
+                event, nor was the next step's start: the mass never stuck
+                and swung as a free oscillator, exit 0.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
+import math
 import os
 import sys
 
@@ -28,6 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from passlib import check, main, compiled, refusal  # noqa: E402
 
 METHODS = ("exact", "rk4", "adaptive")
+SOURCE = sys.argv[1]
 
 
 def ran(m, label, **kw):
@@ -88,6 +103,47 @@ def case_findings_surfacegain(tmp):
                       label + ": the rebound by hand")
 
 
+def belt_events(vb, t_end):
+    """The stick and slip instants of belt_friction.nsm (m = k = 1, mu_k N /
+    k = 3 m, mu_s N / k = 5 m) from rest, v_b <= 3 m/s, by hand: slipping,
+    x = 3 (1 - cos t) until its speed reaches v_b (asin(v_b / 3)), stuck
+    until x = 5 m, then slip arcs of 2 pi - 2 atan(2 / v_b) about x = 3 m
+    and stuck spans of 4 / v_b."""
+    t1 = math.asin(vb / 3.0)
+    ev = [(t1, "stick")]
+    t = t1 + (5.0 - 3.0 * (1 - math.cos(t1))) / vb
+    ev.append((t, "slip"))
+    while t < t_end:
+        t += 2 * math.pi - 2 * math.atan(2.0 / vb)
+        ev.append((t, "stick"))
+        t += 4.0 / vb
+        ev.append((t, "slip"))
+    return [e for e in ev if e[0] < t_end]
+
+
+def case_findings_belttouch(tmp):
+    """A slip that touches 0 at a step's end sticks there."""
+    m = compiled(tmp, "belt", path=os.path.join(SOURCE, "models", "belt_friction.nsm"))
+    h = math.pi / 1000
+    for meth in ("rk4", "adaptive", "exact"):
+        for vb in (3.0, 3 * math.sin(0.4 * math.pi)):
+            for t_end in (3.0, 6 * math.pi):
+                for every in (math.pi / 50, 0.01, 0.0):
+                    label = ("belt_friction.nsm, v_b = %.17g m/s, %s, dt = pi/1000 s, every %.6g s, "
+                             "t_end = %.6g s" % (vb, meth, every, t_end))
+                    r = ran(m, label, method=meth, params={"v_b": vb}, t_end=t_end, dt=h,
+                            every=every)
+                    got = [(float(e["t"]), e["kind"]) for e in r.events]
+                    want = belt_events(vb, t_end)
+                    print("  %s -> %s (by hand %s)" % (label, ", ".join(
+                        "%s %.12g" % (k, t) for t, k in got[:4]) or "no events", ", ".join(
+                        "%s %.12g" % (k, t) for t, k in want[:4])))
+                    check(len(got) == len(want) and all(
+                        a[1] == b[1] and abs(a[0] - b[0]) <= 1e-7 for a, b in zip(got, want)),
+                        label + ": the stick and slip instants by hand")
+
+
 if __name__ == "__main__":
-    sys.exit(main({"findings_surfacegain": case_findings_surfacegain},
+    sys.exit(main({"findings_surfacegain": case_findings_surfacegain,
+                   "findings_belttouch": case_findings_belttouch},
                   "nsm-twentyfifth-core-", case_arg=2))
