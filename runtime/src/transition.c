@@ -1438,6 +1438,25 @@ static int energetic_rest(nsm_sim *s, int j, const int *idx, int r)
     return seq_rest(s, q, j);
 }
 
+/* The energetic kernel's impulses or velocities came out not finite: the
+** run stops naming the law and the spread of the contacts' stiffnesses,
+** whose time scales the kernel integrates together.  Applied, they left
+** the state not finite and the run stopped on "state is not finite
+** (position of P1)", naming no cause (three touching elastic beads with
+** stiffnesses 1e-250 and 1e250). */
+RT_COLD static int energetic_not_finite(nsm_sim *s, int j, const int *idx, int r)
+{
+    double kmin = HUGE_VAL, kmax = 0;
+    for (int a = 0; a < r; a++) {
+        kmin = fmin(kmin, s->num.kimp[idx[a]]);
+        kmax = fmax(kmax, s->num.kimp[idx[a]]);
+    }
+    return rt_fail(s, NSM_ENUMERIC, j, "no solution of the energetic impact problem: its "
+                   "impulses came out not finite (the contacts' stiffnesses, %.3g to %.3g, are "
+                   "too far apart for the kernel to integrate their time scales together)",
+                   kmin, kmax);
+}
+
 /* The energetic law over the touching gaps idx[0..r): the kernel's inputs
 ** formed here, its impulses applied to v, one record per contact. */
 static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
@@ -1469,6 +1488,11 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
                        lz == RT_LZB_EW ? "the contacts' Delassus matrix is not finite" :
                        "out of memory");
     }
+    for (int a = 0; a < r; a++)
+        if (!isfinite(P[a]) || !isfinite(after[a])) {
+            free(W);
+            return energetic_not_finite(s, j, idx, r);
+        }
     const RtCsr *Wc = &s->sp.W;
     for (int a = 0; a < r; a++)
         if (P[a] != 0)

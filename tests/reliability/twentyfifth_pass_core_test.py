@@ -32,6 +32,16 @@ Cases (each under 20 s in the normal build):
                 slip at its end inside its band but not below 0, was no
                 event, nor was the next step's start: the mass never stuck
                 and swung as a free oscillator, exit 0.
+  findings_energeticnan  three touching 1 kg beads, the first at 1 m/s
+                into the others, e = 1, impact_law = energetic, the two
+                contacts' stiffnesses 1e-250 and 1e250 (or 1e-300 and
+                1e300), exponents 1 and 1.5, by exact, rk4 and adaptive:
+                refused, naming the energetic impact problem and the
+                stiffnesses; with stiffnesses 1e6 and 1e6 it runs, the
+                momentum (1 kg m/s) and the energy (0.5 J) kept.  Failed
+                before: the kernel's impulses came out not finite, were
+                applied, and the run stopped on "state is not finite
+                (position of P1)" (loud, its cause unnamed).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -143,7 +153,45 @@ def case_findings_belttouch(tmp):
                         label + ": the stick and slip instants by hand")
 
 
+ENTRAIN = '''model entr "three touching beads under the energetic law"
+param K1 = 1e6
+param K2 = 1e6
+param eta = 1
+mass P1 = 1 kg
+mass P2 = 1 kg
+mass P3 = 1 kg
+gap G1: P2.x - P1.x >= 0 m, impact(e = 1, stiffness = K1, exponent = eta)
+gap G2: P3.x - P2.x >= 0 m, impact(e = 1, stiffness = K2, exponent = eta)
+init P1.v = 1 m/s
+simulate t_end = 1e-3 s, dt = 1e-4 s, impact_law = energetic
+output every 1e-4 s: P1.v, P2.v, P3.v
+'''
+
+
+def case_findings_energeticnan(tmp):
+    """Stiffnesses too far apart for the energetic kernel: refused, named."""
+    m = compiled(tmp, "entr", ENTRAIN)
+    for meth in METHODS:
+        for k1, k2 in ((1e-250, 1e250), (1e-300, 1e300)):
+            for eta in (1.0, 1.5):
+                label = ("three touching 1 kg beads, e = 1, energetic, stiffnesses %g and %g, "
+                         "exponent %g, %s" % (k1, k2, eta, meth))
+                msg = refusal(lambda: m.run(method=meth, params={"K1": k1, "K2": k2, "eta": eta}))
+                print("  %s -> %s" % (label, "refused: " + msg[:260] if msg else "ran"))
+                check(msg is not None and "energetic impact problem" in msg and
+                      "stiffnesses" in msg and "not finite (position" not in msg,
+                      label + ": refused, naming the energetic problem and the stiffnesses")
+        label = "three touching 1 kg beads, e = 1, energetic, stiffnesses 1e6 and 1e6, " + meth
+        r = ran(m, label, method=meth)
+        v = [r["P%d.v" % (i + 1)][-1] for i in range(3)]
+        print("  %s -> %r, momentum %.17g, energy %.17g" % (label, v, sum(v),
+                                                           sum(x * x / 2 for x in v)))
+        check(abs(sum(v) - 1) <= 1e-12 and abs(sum(x * x / 2 for x in v) - 0.5) <= 1e-9,
+              label + ": momentum and energy kept")
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_surfacegain": case_findings_surfacegain,
-                   "findings_belttouch": case_findings_belttouch},
+                   "findings_belttouch": case_findings_belttouch,
+                   "findings_energeticnan": case_findings_energeticnan},
                   "nsm-twentyfifth-core-", case_arg=2))
