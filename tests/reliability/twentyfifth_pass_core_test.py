@@ -42,6 +42,19 @@ Cases (each under 20 s in the normal build):
                 before: the kernel's impulses came out not finite, were
                 applied, and the run stopped on "state is not finite
                 (position of P1)" (loud, its cause unnamed).
+  kept_galilean, kept_galilean2, kept_galilean3  touching chains on a
+                floor at c t (masses 0.002 to 700 kg, 0.2 to 7 kg under
+                the energetic law, whose kernel is slow over decades; restitutions 0 to 1, one bead struck relative to the
+                floor) under the sequential, energetic and simultaneous
+                laws (one case each), c = 0, 1, -1000 m/s, by exact, rk4 and adaptive: the
+                velocities relative to the floor the same at every c (or
+                refused at every c), their kinetic energy not gained.
+                Passed (kept).
+  kept_zenoend  a ball dropped from h onto a floor at c t (e = 0.5, 0.9),
+                run to its closed-form Zeno time t1 (1 + e) / (1 - e) and
+                past it, and to its first impact exactly: the last row at
+                t_end, on the floor, at the floor's speed after the Zeno
+                point.  Passed (kept).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -190,8 +203,103 @@ def case_findings_energeticnan(tmp):
               label + ": momentum and energy kept")
 
 
+def chain_model(law, masses, es, dv):
+    """A touching chain P1.. on a floor at c t, every bead at c plus dv."""
+    n = len(masses)
+    ex = ", stiffness = 1e7, exponent = 1.5" if law == "energetic" else ""
+    lines = ['model gal "a touching chain on a floor moving at c"', "param c = 0 m/s"]
+    lines += ["mass P%d = %r kg" % (i + 1, mm) for i, mm in enumerate(masses)]
+    lines += ["gap F: P1.x >= c*t, impact(e = %r%s)" % (es[0], ex)]
+    lines += ["gap G%d: P%d.x - P%d.x >= 0 m, impact(e = %r%s)" % (i + 1, i + 2, i + 1, es[i + 1], ex)
+              for i in range(n - 1)]
+    lines += ["init " + ", ".join("P%d.x = 0 m, P%d.v = c + %r m/s" % (i + 1, i + 1, dv[i])
+                                  for i in range(n))]
+    lines += ["simulate t_end = 1e-3 s, dt = 1e-4 s, impact_law = %s" % law,
+              "output every 1e-4 s: " + ", ".join("P%d.v" % (i + 1) for i in range(n))]
+    return "\n".join(lines) + "\n"
+
+
+def kept_galilean(tmp, law):
+    """A chain's answer relative to its moving floor does not depend on c."""
+    import nsm
+    chains = (([2.0, 1.26, 1.0], [1.0, 1.0, 1.0], [0.0, -1.872, 0.0]),
+              ([0.002, 5.0, 700.0, 0.3] if law != "energetic" else [0.2, 5.0, 7.0, 0.3],
+               [0.5, 1.0, 0.0, 0.9], [0.0, 0.0, 0.0, -2.5]))
+    for k, (masses, es, dv) in enumerate(chains):
+        for law in (law,):
+            m = compiled(tmp, "gal%d%s" % (k, law), chain_model(law, masses, es, dv))
+            for meth in METHODS:
+                ref = None
+                for c in (0.0, 1.0, -1000.0):
+                    label = "chain %d (masses %r, e %r), %s, floor at %g t, %s" % (
+                        k, masses, es, law, c, meth)
+                    try:
+                        r = m.run(method=meth, params={"c": c})
+                    except nsm.Error as ex:
+                        print("  %s -> refused: %s" % (label, str(ex)[:200]))
+                        check(ref in (None, "refused"), label + ": refused as at c = 0")
+                        ref = "refused"
+                        continue
+                    v = [r["P%d.v" % (i + 1)][-1] - c for i in range(len(masses))]
+                    K0 = sum(mm * d * d / 2 for mm, d in zip(masses, dv))
+                    K1 = sum(mm * d * d / 2 for mm, d in zip(masses, v))
+                    print("  %s -> relative velocities %r, energy %.15g J of %.15g J" % (
+                        label, v, K1, K0))
+                    check(ref != "refused", label + ": runs only where c = 0 runs")
+                    check(K1 <= K0 * (1 + 1e-9), label + ": no energy gained relative to the floor")
+                    if ref is None:
+                        ref = v
+                    check(max(abs(a - b) for a, b in zip(v, ref)) <= 1e-7 * (1 + abs(c)),
+                          label + ": the same relative velocities as at c = 0")
+
+
+ZENO = '''model zmv "a ball bouncing to rest on a floor moving at c"
+param h = 1 m
+param e = 0.5
+param c = 0 m/s
+mass B = 1 kg
+gravity 9.81 m/s^2
+gap floor: B.x >= c*t, impact(e = e)
+init B.x = h, B.v = c
+simulate t_end = 3 s, dt = 1 ms
+output every 1 ms: B.x, B.v
+'''
+
+
+def case_kept_zenoend(tmp):
+    """The last row at t_end on an impact or a Zeno point, on a moving floor."""
+    g = 9.81
+    m = compiled(tmp, "zmv", ZENO)
+    for meth in METHODS:
+        for h, e, c in ((1.0, 0.5, 0.0), (1e-4, 0.9, 1.0), (1.0, 0.5, -1.0), (0.3, 0.1, 100.0)):
+            t1 = math.sqrt(2 * h / g)
+            tz = t1 * (1 + e) / (1 - e)
+            for t_end, what in ((tz, "the Zeno point"), (1.5 * tz, "past the Zeno point"),
+                                (t1, "the first impact")):
+                for every in (t_end / 7, 0.3 * t_end, 0.0):
+                    label = ("drop from %g m, e = %g, floor at %g t, %s, t_end at %s (%.17g s), "
+                             "every %.6g s" % (h, e, c, meth, what, t_end, every))
+                    r = ran(m, label, method=meth, params={"h": h, "e": e, "c": c}, t_end=t_end,
+                            every=every)
+                    t, x, v = r.t[-1], r["B.x"][-1], r["B.v"][-1]
+                    w = math.sqrt(2 * g * h)
+                    print("  %s -> last row t %.17g, x - c t %.3g, v - c %.6g" % (label, t, x - c * t,
+                                                                               v - c))
+                    check(abs(t - t_end) <= 1e-12 * t_end and abs(x - c * t) <= 1e-7 * (h + abs(c * t)),
+                          label + ": the last row at t_end, on the floor")
+                    if what == "the first impact":
+                        check(min(abs(v - c + w), abs(v - c - e * w)) <= 1e-6 * w,
+                              label + ": arriving or leaving at the speed by hand")
+                    else:
+                        check(abs(v - c) <= 1e-6 * (w + abs(c)), label + ": at rest on the floor")
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_surfacegain": case_findings_surfacegain,
                    "findings_belttouch": case_findings_belttouch,
-                   "findings_energeticnan": case_findings_energeticnan},
+                   "findings_energeticnan": case_findings_energeticnan,
+                   "kept_galilean": lambda tmp: kept_galilean(tmp, "sequential"),
+                   "kept_galilean2": lambda tmp: kept_galilean(tmp, "energetic"),
+                   "kept_galilean3": lambda tmp: kept_galilean(tmp, "simultaneous"),
+                   "kept_zenoend": case_kept_zenoend},
                   "nsm-twentyfifth-core-", case_arg=2))
