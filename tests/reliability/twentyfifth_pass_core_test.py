@@ -55,6 +55,13 @@ Cases (each under 20 s in the normal build):
                 past it, and to its first impact exactly: the last row at
                 t_end, on the floor, at the floor's speed after the Zeno
                 point.  Passed (kept).
+  findings_stiffunit  a penalty gap with `k = 1 N/m` and exponent 13, 16
+                (whole numbers beyond the units' powers, 12), 2.5, or a
+                parameter p = 2, checked by nsmc: refused with file:line:col,
+                the line and a caret, the message naming the exponent as it
+                is (13 and 16 whole, 2.5 fractional, p an expression); 12
+                asks for N/m^12.  Failed before: 13, 16 and p were called
+                "a fractional exponent" (loud, the cause misnamed).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -294,10 +301,39 @@ def case_kept_zenoend(tmp):
                         check(abs(v - c) <= 1e-6 * (w + abs(c)), label + ": at rest on the floor")
 
 
+STIFF = '''model st "a ball on a penalty floor"
+param p = 2
+mass B = 1 kg
+gap G: B.x >= 0 m, penalty(k = 1 N/m, exponent = %s)
+init B.x = 1 m
+simulate t_end = 1 s, dt = 1 ms
+output every 1 ms: B.x
+'''
+
+
+def case_findings_stiffunit(tmp):
+    """A stiffness's unit refused with the exponent named as it is."""
+    import subprocess
+    nsmc = os.path.join(os.environ.get("NSM_BUILD_DIR", ""), "nsmc")
+    for ex, want in (("13", "the exponent 13 (units have whole powers up to 12)"),
+                     ("16", "the exponent 16 (units have whole powers up to 12)"),
+                     ("2.5", "a fractional exponent"), ("p", "an exponent given by an expression"),
+                     ("12", "must be in N/m^12")):
+        src = os.path.join(tmp, "st%s.nsm" % ex.replace(".", "_"))
+        with open(src, "w") as f:
+            f.write(STIFF % ex)
+        p = subprocess.run([nsmc, "--check", src], capture_output=True, text=True, timeout=60)
+        print("  exponent = %s -> exit %d: %s" % (ex, p.returncode, p.stderr.strip()[:300]))
+        check(p.returncode != 0 and ("%s:4:32: error:" % src) in p.stderr and "^" in p.stderr
+              and want in p.stderr and (ex == "2.5" or "fractional" not in p.stderr),
+              "exponent = %s: refused at 4:32 with a caret, naming %s" % (ex, want), p)
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_surfacegain": case_findings_surfacegain,
                    "findings_belttouch": case_findings_belttouch,
                    "findings_energeticnan": case_findings_energeticnan,
+                   "findings_stiffunit": case_findings_stiffunit,
                    "kept_galilean": lambda tmp: kept_galilean(tmp, "sequential"),
                    "kept_galilean2": lambda tmp: kept_galilean(tmp, "energetic"),
                    "kept_galilean3": lambda tmp: kept_galilean(tmp, "simultaneous"),
