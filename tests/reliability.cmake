@@ -1351,6 +1351,7 @@ endforeach()
 # closed form or an exact invariant; each case under 20 s in the normal
 # build.
 foreach(case findings_surfacegain findings_belttouch findings_energeticnan findings_stiffunit
+    findings_pendtie
     kept_galilean kept_galilean2 kept_galilean3 kept_zenoend)
   add_test(NAME reliability/twentyfifth_core_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfifth_pass_core_test.py

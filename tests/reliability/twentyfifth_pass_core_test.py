@@ -62,6 +62,20 @@ Cases (each under 20 s in the normal build):
                 is (13 and 16 whole, 2.5 fractional, p an expression); 12
                 asks for N/m^12.  Failed before: 13, 16 and p were called
                 "a fractional exponent" (loud, the cause misnamed).
+  findings_pendtie  models/pendulum_wall.nsm released at 1 rad against a
+                wall at -0.999999 rad (and at 0.1, -0.0999999 rad), e =
+                0.8: by hand (elliptic integrals) it reaches the wall at
+                t_w = sqrt(l/g) (K(k) - F(asin(sin(phi_w/2)/k) | k^2)), k =
+                sin(phi0/2), at l sqrt(2 g (cos phi_w - cos phi0)) (0.004
+                m/s), 1e-6 rad before its turning point; by rk4 with samples
+                every t_w/10, t_w/7, t_w/1000 (steps ending on the impact)
+                and every step, and by adaptive: one impact, at t_w and
+                that speed (rk4 to 1e-9 s and 1e-6; adaptive, whose error
+                at this grazing speed is its own, to 1e-6 s and 1e-3).
+                Failed before: with a step ending on the impact, the gap
+                inside its band there and closing, the next step (from
+                inside the band) turned back 1e-6 rad into the wall and out
+                unseen: no impact, exit 0.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -329,11 +343,42 @@ def case_findings_stiffunit(tmp):
               "exponent = %s: refused at 4:32 with a caret, naming %s" % (ex, want), p)
 
 
+def pendulum_hit(phi0, phiw, g=9.81, l=1.0):
+    """(instant, speed) of a pendulum released from rest at phi0 reaching
+    phi_w (|phi_w| < phi0) on its first swing: the incomplete elliptic
+    integral of the first kind, energy for the speed."""
+    from mpmath import mp, ellipf, ellipk, asin, sin, sqrt
+    mp.dps = 30
+    k = sin(mp.mpf(phi0) / 2)
+    t = sqrt(mp.mpf(l) / g) * (ellipk(k * k) - ellipf(asin(sin(mp.mpf(phiw) / 2) / k), k * k))
+    return float(t), l * math.sqrt(2 * g / l * (math.cos(phiw) - math.cos(phi0)))
+
+
+def case_findings_pendtie(tmp):
+    """An impact at a step's end, just before the turning point, is seen."""
+    m = compiled(tmp, "pend", path=os.path.join(SOURCE, "models", "pendulum_wall.nsm"))
+    for phi0, phiw in ((1.0, -0.999999), (0.1, -0.0999999)):
+        tw, w = pendulum_hit(phi0, phiw)
+        for meth, tol_t, tol_v in (("rk4", 1e-9, 1e-6), ("adaptive", 1e-6, 1e-3)):
+            for every in (tw / 10, tw / 7, tw / 1000, 0.0):
+                label = ("pendulum_wall.nsm from %g rad, wall at %g rad, e = 0.8, %s, every %.17g s"
+                         % (phi0, phiw, meth, every))
+                r = ran(m, label, method=meth, params={"phi0": phi0, "phi_w": phiw, "e": 0.8},
+                        t_end=1.5 * tw, every=every)
+                imp = [(float(e["t"]), float(e["vrel_before"])) for e in r.events
+                       if e["kind"] == "impact"]
+                print("  %s -> impacts %r (by hand at %.17g s, %.17g m/s)" % (label, imp, tw, w))
+                check(len(imp) == 1 and abs(imp[0][0] - tw) <= tol_t and
+                      abs(-imp[0][1] - w) <= tol_v * w,
+                      label + ": one impact, at the instant and speed by hand")
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_surfacegain": case_findings_surfacegain,
                    "findings_belttouch": case_findings_belttouch,
                    "findings_energeticnan": case_findings_energeticnan,
                    "findings_stiffunit": case_findings_stiffunit,
+                   "findings_pendtie": case_findings_pendtie,
                    "kept_galilean": lambda tmp: kept_galilean(tmp, "sequential"),
                    "kept_galilean2": lambda tmp: kept_galilean(tmp, "energetic"),
                    "kept_galilean3": lambda tmp: kept_galilean(tmp, "simultaneous"),
