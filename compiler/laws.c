@@ -31,6 +31,22 @@ static bool law_read_exponent(Sema *s, const Node *n, Expr **pexp, const char *w
     return true;
 }
 
+/* The exponent of a penalty law whose stiffness's unit cannot be spelled,
+ * in words: fractional, a whole number beyond the units' powers (12), or
+ * given by an expression (a parameter --set may change).  Every such
+ * exponent was called fractional: `exponent = 16` read "a penalty law with
+ * a fractional exponent". */
+static void law_exponent_words(const Expr *pexp, char *buf, size_t size)
+{
+    double a;
+    if (!expr_is_num(pexp, &a))
+        snprintf(buf, size, "an exponent given by an expression");
+    else if (a != floor(a))
+        snprintf(buf, size, "a fractional exponent");
+    else
+        snprintf(buf, size, "the exponent %g (units have whole powers up to 12)", a);
+}
+
 /* A contact stiffness: N/m for the linear law.  With an exponent a the
  * force k p^a needs k in N/m^a: checked when a is a whole number; for a
  * fractional a (units have whole powers only) k must be written without a
@@ -49,10 +65,12 @@ static Val law_read_stiffness(Sema *s, const Node *n, Expr *pexp)
     }
     Val k = sema_conv(s, n);
     if (k.ok && k.dim.known && (k.dim.m || k.dim.kg || k.dim.s)) {
+        char what[64];
+        law_exponent_words(pexp, what, sizeof what);
         diag_error(sema_diag(s), n->loc,
-                   "the contact stiffness 'k' of a penalty law with a fractional exponent is in "
-                   "N/m^exponent, which units cannot spell: write it as a number in SI (not %s)",
-                   sema_dim_str(s, k.dim));
+                   "the contact stiffness 'k' of a penalty law with %s is in N/m^exponent, "
+                   "which units cannot spell: write it as a number in SI (not %s)",
+                   what, sema_dim_str(s, k.dim));
         k.ok = false;
     }
     return k;

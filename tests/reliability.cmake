@@ -1398,3 +1398,17 @@ foreach(case findings_tablevalue findings_unread findings_ccshared findings_plot
   set_tests_properties(reliability/twentyfifth_cli_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twenty-fifth hostile pass on contacts, events and time switches
+# (tests/reliability/twentyfifth_pass_core_test.py): every answer against a
+# closed form or an exact invariant; each case under 20 s in the normal
+# build.
+foreach(case findings_surfacegain findings_belttouch findings_energeticnan findings_stiffunit
+    findings_pendtie
+    kept_galilean kept_galilean2 kept_galilean3 kept_zenoend)
+  add_test(NAME reliability/twentyfifth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentyfifth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentyfifth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1279,20 +1279,29 @@ static int simul_impulses(nsm_sim *s, Seq *q, int j)
     return rc;
 }
 
-/* The work a moving surface can do through the simultaneous law's
-** impulses over idx[]: the sum of |P_a w_a|, w_a the surface's velocity at
-** contact a (0 when every surface is fixed).  Any moving surface once
-** exempted the impact from the energy check altogether: a floor at c t
-** under a touching chain, c = 1e-300 or 1e-12 m/s, let a 79 % gain through
-** silently, exit 0 (refused at c = 0). */
-static double simul_surface_work(const nsm_sim *s, const Seq *q, const int *idx)
+/* The work the moving surfaces do through the simultaneous law's impulses
+** over idx[]: the sum of -P_a h_a', h_a' the surface's term of contact a's
+** rate (0 when every surface is fixed); *mag gets the sum of |P_a h_a'|,
+** the scale of its rounding.  The kinetic energy changes by exactly this
+** plus sum P_a (u_a- + u_a+) / 2, the law's own term, never positive for
+** an energy-consistent law.  Any moving surface once exempted the impact
+** from the energy check (a floor at c t under a touching chain, c = 1e-300
+** m/s, let a 79 % gain through), and then twice |P_a h_a'| was allowed: the
+** same chain moving with a floor at 0.3 m/s or faster gained its 1.752 J
+** silently, and with the floor moving away (negative work) the kinetic
+** energy fell while the law added the same. */
+static double simul_surface_work(const nsm_sim *s, const Seq *q, const int *idx, double *mag)
 {
     double w = 0;
+    *mag = 0;
     if (!s->moving)
         return 0;
     for (int a = 0; a < q->r; a++)
-        if (q->P[a] != 0)
-            w += fabs(q->P[a] * rt_surface_of(s, idx[a], 1, s->t));
+        if (q->P[a] != 0) {
+            double pw = q->P[a] * rt_surface_of(s, idx[a], 1, s->t);
+            w -= pw;
+            *mag += fabs(pw);
+        }
     return w;
 }
 
@@ -1316,9 +1325,9 @@ static double simul_relative_kinetic(const Seq *q)
 /* The simultaneous law's impulses just applied, from the state y0 (Kc the
 ** kinetic energy they can change, simul_relative_kinetic): a gain of
 ** kinetic energy beyond rounding (1e-8 of Kc and a few ulps of the whole
-** model's kinetic energy, in which the gain is formed) and beyond twice
-** the work the moving surfaces can do through the impulses
-** (simul_surface_work) stops the run, naming the law.  With a touching
+** model's kinetic energy, in which the gain is formed) and beyond the
+** work the moving surfaces do through the impulses (simul_surface_work,
+** with a few ulps of its magnitude) stops the run, naming the law.  With a touching
 ** contact that separates taken at e = 0 beside a restituting one, Moreau's
 ** generalised Newton law is not energy-consistent: three touching beads of
 ** 1, 1.26 and 2 kg, all e = 1, the middle one moving into the last at
@@ -1328,19 +1337,28 @@ static double simul_relative_kinetic(const Seq *q)
 ** at x = 0 is 0 (m g x beside the kinetic energy), and its rounding,
 ** judged against 1e-8 of 0, stopped the run.  The gain is named as a
 ** fraction too: a gain of 1.5e-8 read "2.20776 J to 2.20776 J". */
+#define SIMUL_WHY "Moreau's generalised Newton law, a touching contact that separates taken " \
+    "at e = 0 beside one that restitutes, is not energy-consistent here; use impact_law = " \
+    "sequential or energetic"
+
 static int simul_gain_check(nsm_sim *s, int j, const Seq *q, const int *idx, const double *y0,
                             double Kc)
 {
-    double K0 = rt_mass_kinetic(s, y0), K1 = rt_mass_kinetic(s, s->y);
-    double tol = 1e-8 * Kc + (16.0 + s->n_vel) * DBL_EPSILON * fmax(K0, K1);
-    if (!(K1 - K0 > tol + 2 * simul_surface_work(s, q, idx)))
+    double K0 = rt_mass_kinetic(s, y0), K1 = rt_mass_kinetic(s, s->y), mag;
+    double work = simul_surface_work(s, q, idx, &mag);
+    double tol = 1e-8 * Kc + (16.0 + s->n_vel) * DBL_EPSILON * (fmax(K0, K1) + mag);
+    double gain = K1 - K0 - work;
+    if (!(gain > tol))
         return NSM_OK;
+    if (work != 0)
+        return rt_fail(s, NSM_EMODEL, j, "the simultaneous impact law adds energy at this "
+                       "impact (kinetic energy %.6g J to %.6g J with the moving surfaces' work "
+                       "%.6g J, a gain of %.3g of it, %.3g of the %.6g J of relative motion at "
+                       "its contacts): " SIMUL_WHY, K0, K1, work, gain / K0, gain / Kc, Kc);
     return rt_fail(s, NSM_EMODEL, j, "the simultaneous impact law adds energy at this impact "
                    "(kinetic energy %.6g J to %.6g J, a gain of %.3g of it, %.3g of the %.6g J of "
-                   "relative motion at its contacts): Moreau's generalised "
-                   "Newton law, a touching contact that separates taken at e = 0 beside one that "
-                   "restitutes, is not energy-consistent here; use impact_law = sequential or "
-                   "energetic", K0, K1, (K1 - K0) / K0, (K1 - K0) / Kc, Kc);
+                   "relative motion at its contacts): " SIMUL_WHY, K0, K1, gain / K0, gain / Kc,
+                   Kc);
 }
 
 /* Resolve the impact of gap j over the touching gaps idx[0..r) by the
@@ -1420,6 +1438,25 @@ static int energetic_rest(nsm_sim *s, int j, const int *idx, int r)
     return seq_rest(s, q, j);
 }
 
+/* The energetic kernel's impulses or velocities came out not finite: the
+** run stops naming the law and the spread of the contacts' stiffnesses,
+** whose time scales the kernel integrates together.  Applied, they left
+** the state not finite and the run stopped on "state is not finite
+** (position of P1)", naming no cause (three touching elastic beads with
+** stiffnesses 1e-250 and 1e250). */
+RT_COLD static int energetic_not_finite(nsm_sim *s, int j, const int *idx, int r)
+{
+    double kmin = HUGE_VAL, kmax = 0;
+    for (int a = 0; a < r; a++) {
+        kmin = fmin(kmin, s->num.kimp[idx[a]]);
+        kmax = fmax(kmax, s->num.kimp[idx[a]]);
+    }
+    return rt_fail(s, NSM_ENUMERIC, j, "no solution of the energetic impact problem: its "
+                   "impulses came out not finite (the contacts' stiffnesses, %.3g to %.3g, are "
+                   "too far apart for the kernel to integrate their time scales together)",
+                   kmin, kmax);
+}
+
 /* The energetic law over the touching gaps idx[0..r): the kernel's inputs
 ** formed here, its impulses applied to v, one record per contact. */
 static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt1, long *count)
@@ -1451,6 +1488,11 @@ static int impact_energetic(nsm_sim *s, int j, const int *idx, int r, int exempt
                        lz == RT_LZB_EW ? "the contacts' Delassus matrix is not finite" :
                        "out of memory");
     }
+    for (int a = 0; a < r; a++)
+        if (!isfinite(P[a]) || !isfinite(after[a])) {
+            free(W);
+            return energetic_not_finite(s, j, idx, r);
+        }
     const RtCsr *Wc = &s->sp.W;
     for (int a = 0; a < r; a++)
         if (P[a] != 0)
