@@ -1412,3 +1412,14 @@ foreach(case findings_surfacegain findings_belttouch findings_energeticnan findi
   set_tests_properties(reliability/twentyfifth_core_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# Review leftovers of issue #29 (tests/reliability/leftovers27_test.py):
+# each case a check that failed before its fix, under 20 s in the normal
+# build.
+foreach(case stdoutcsv)
+  add_test(NAME reliability/left27_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers27_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/left27_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1465,7 +1465,7 @@ static int split_csv(char *line, char **field, int max)
 
 /* Summary of the event log: counts per kind and the energy lost.  Lines of
  * any length are read (a gap's name is not limited). */
-static void summarize_events(const char *path)
+static void summarize_events(const char *path, FILE *out)
 {
     enum { NKIND = NSM_EV_REVERSAL + 1 };
     const char *kinds[NKIND];
@@ -1493,16 +1493,16 @@ static void summarize_events(const char *path)
     }
     free(line);
     fclose(f);
-    printf("\nevents: %ld", total);
+    fprintf(out, "\nevents: %ld", total);
     const char *sep = " (";
     for (int k = 0; k < NKIND; k++)
         if (count[k]) {
-            printf("%s%ld %s", sep, count[k], kinds[k]);
+            fprintf(out, "%s%ld %s", sep, count[k], kinds[k]);
             sep = ", ";
         }
     if (total)
-        printf(")");
-    printf("\nenergy lost in events: %.6g J\n", lost);
+        fprintf(out, ")");
+    fprintf(out, "\nenergy lost in events: %.6g J\n", lost);
 }
 
 /* The trajectory column of the model's energy.error output (t is column
@@ -1548,7 +1548,8 @@ static const char *balance_verdict(const char *report, int rc, char *buf, size_t
  * The column is found by the model's output list, not by its header, so a
  * renamed column (`err = energy.error`) is still summarised.  The rows may
  * be of any length. */
-static void summarize_energy(const char *path, int col, const char *report, int rc)
+static void summarize_energy(const char *path, int col, const char *report, int rc,
+                             FILE *out)
 {
     FILE *f = fopen(path, "r");
     char *line = NULL;
@@ -1574,15 +1575,15 @@ static void summarize_energy(const char *path, int col, const char *report, int 
     }
     free(line);
     fclose(f);
-    printf("samples: %ld\n", rows);
+    fprintf(out, "samples: %ld\n", rows);
     char buf[200];
     const char *verdict = balance_verdict(report, rc, buf, sizeof buf);
     if (col >= 0 && isnan(last))    /* the energies overflowed: never "-nan" */
-        printf("energy balance error: not a number at the end (the energies are not finite "
+        fprintf(out, "energy balance error: not a number at the end (the energies are not finite "
                "there), %.3g at worst before (relative to the largest energy met by then)%s\n",
                worst, verdict);
     else if (col >= 0)
-        printf("energy balance error: %.3g at the end, %.3g at worst (relative to the largest "
+        fprintf(out, "energy balance error: %.3g at the end, %.3g at worst (relative to the largest "
                "energy met by then)%s\n", last, worst, verdict);
 }
 
@@ -1713,7 +1714,8 @@ static int plot_frictions(const Model *m, PlotFriction *fric, int max)
 /* Draws the plots and says where they are.  1 when a figure could not be
  * written (PLOT_EFAIL, said here), else 0: no gnuplot or nothing to plot is
  * a note, not an error. */
-static int plot_results(const RunOptions *o, const Model *m, const char *dir, Arena *a)
+static int plot_results(const RunOptions *o, const Model *m, const char *dir, Arena *a,
+                        FILE *out)
 {
     const char *traj = arena_printf(a, "%s/trajectory.csv", dir);
     const char *ev = arena_printf(a, "%s/events.csv", dir);
@@ -1730,19 +1732,19 @@ static int plot_results(const RunOptions *o, const Model *m, const char *dir, Ar
     int rc = plot_draw_scene(dir, traj, ev, title, flags, &scene, err, sizeof err);
     if (rc == PLOT_OK) {
         int phase = o->phase && file_exists(arena_printf(a, "%s/phase.png", dir));
-        printf("plots: %s/plot.png, %s/plot.svg", dir, dir);
+        fprintf(out, "plots: %s/plot.png, %s/plot.svg", dir, dir);
         if (phase)
-            printf(", %s/phase.png, %s/phase.svg", dir, dir);
+            fprintf(out, ", %s/phase.png, %s/phase.svg", dir, dir);
         if (file_exists(arena_printf(a, "%s/path.png", dir)))
-            printf(", %s/path.png, %s/path.svg", dir, dir);
-        printf(" (script %s/plot.gp)\n", dir);
+            fprintf(out, ", %s/path.png, %s/path.svg", dir, dir);
+        fprintf(out, " (script %s/plot.gp)\n", dir);
         if (*err)
-            printf("note: %s\n", err);
+            fprintf(out, "note: %s\n", err);
         if (nw < 0 && m->n_walls)
-            printf("note: the walls are not drawn in path.png: the simulator's own arguments "
+            fprintf(out, "note: the walls are not drawn in path.png: the simulator's own arguments "
                    "set parameters\n");
         if (o->phase && !phase)
-            printf("no phase portrait: no body has both its position and its velocity "
+            fprintf(out, "no phase portrait: no body has both its position and its velocity "
                    "among the outputs\n");
     } else if (rc == PLOT_ESTOP) {
         return 0;   /* plot_stoppable says so */
@@ -1753,7 +1755,7 @@ static int plot_results(const RunOptions *o, const Model *m, const char *dir, Ar
                 "are whole, no figure drawn\n", err, dir);
         return 1;
     } else {
-        printf("no plot: %s\n", err);
+        fprintf(out, "no plot: %s\n", err);
     }
     return 0;
 }
@@ -1764,13 +1766,13 @@ static int plot_results(const RunOptions *o, const Model *m, const char *dir, Ar
  * drawing into its temporaries).  1 when a stop signal came (got_signal,
  * said here), else 0; *failed: 1 when a figure could not be written. */
 static int plot_stoppable(const RunOptions *o, const Model *m, const char *dir, Arena *a,
-                          int *failed)
+                          int *failed, FILE *out)
 {
     struct sigaction old[3];
     got_signal = 0;
     forward_install(old);
     plot_stop_watch(&got_signal);
-    *failed = plot_results(o, m, dir, a);
+    *failed = plot_results(o, m, dir, a, out);
     plot_stop_watch(NULL);
     forward_restore(old);
     if (!got_signal)
@@ -1945,6 +1947,44 @@ static int run_moved_said(int rc, int sig, const char *dir)
     return s ? 128 + s : 1;
 }
 
+/* Whether the simulator run with args writes CSV to its standard output:
+ * --out, --events, --stats, --section-out or --lyapunov-out "-", or a
+ * --section or --lyapunov whose own output is not named (stdout by
+ * default).  nsmc run's report then goes to stderr (as the simulator's
+ * --summary does): printed after the CSV on stdout, "events: ..." and
+ * "results: ..." became rows of the data a pipe read. */
+static int run_stdout_csv(const ArgList *args)
+{
+    static const char *const outs[] = { "--out", "--events", "--stats", "--section-out",
+                                        "--lyapunov-out" };
+    int sec = 0, sec_file = 0, lyap = 0, lyap_file = 0, dash = 0;
+    for (int i = 1; i < args->n; i++) {
+        const char *w = args->arg[i], *eq = strchr(w, '='), *val = NULL;
+        char opt[64];
+        if (!strcmp(w, "--"))
+            break;
+        if (!strncmp(w, "--", 2) && eq && (size_t)(eq - w) < sizeof opt) {
+            snprintf(opt, sizeof opt, "%.*s", (int)(eq - w), w);
+            val = eq + 1;
+        } else {
+            snprintf(opt, sizeof opt, "%.63s", w);
+            if (sim_takes_value(opt) && i + 1 < args->n)
+                val = args->arg[++i];
+        }
+        sec |= !strcmp(opt, "--section");
+        lyap |= !strcmp(opt, "--lyapunov");
+        if (!val || !in_list(opt, outs, sizeof outs / sizeof *outs))
+            continue;
+        int std = !strcmp(val, "-");
+        if (!strcmp(opt, "--section-out"))
+            sec_file = !std;
+        else if (!strcmp(opt, "--lyapunov-out"))
+            lyap_file = !std;
+        dash |= std;
+    }
+    return dash || (sec && !sec_file) || (lyap && !lyap_file);
+}
+
 /* The file an output option of the simulator names among n arguments
  * (the last one given; "-", stdout, is no file), or NULL. */
 static const char *sim_output(const char *const *args, int n, const char *opt)
@@ -1960,22 +2000,22 @@ static const char *sim_output(const char *const *args, int n, const char *opt)
  * HDF5 file, the animation, and the simulator's other outputs given before
  * or after "--" (--stats, --section-out, --lyapunov-out, --animate: the
  * HDF5 file given after "--" and these were left out). */
-static void results_said(const RunOptions *o, const char *dir, Arena *a)
+static void results_said(const RunOptions *o, const char *dir, Arena *a, FILE *out)
 {
     static const char *const opts[] = { "--stats", "--section-out", "--lyapunov-out",
                                         "--animate" };
-    printf("results: %s/trajectory.csv, %s/events.csv", dir, dir);
+    fprintf(out, "results: %s/trajectory.csv, %s/events.csv", dir, dir);
     if (o->h5)
-        printf(", %s", o->h5);
+        fprintf(out, ", %s", o->h5);
     if (o->animate && file_exists(arena_printf(a, "%s/animation.gif", dir)))
-        printf(", %s/animation.gif", dir);      /* none drawn without gnuplot */
+        fprintf(out, ", %s/animation.gif", dir);      /* none drawn without gnuplot */
     for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
         const char *f = sim_output(o->sim, o->nsim, opts[k]);
         const char *g = sim_output((const char *const *)o->extra, o->nextra, opts[k]);
         if (g || f)
-            printf(", %s", g ? g : f);
+            fprintf(out, ", %s", g ? g : f);
     }
-    printf("\n");
+    fprintf(out, "\n");
 }
 
 /* The names of the run's inputs (the model's file, the parameter file) that
@@ -2384,11 +2424,12 @@ static int run(const RunOptions *o, Arena *a)
      * failed to: an earlier run's GIF does not stay as this run's) */
     remove_old_plots(dir, a, o->animate && !strstr(report, "figure-failed anim"));
     run_studies_remove(o, dir);
-    summarize_events(ev);
-    summarize_energy(traj, energy_error_column(m), report, rc);
-    results_said(o, dir, a);
+    FILE *said = run_stdout_csv(args) ? stderr : stdout;
+    summarize_events(ev, said);
+    summarize_energy(traj, energy_error_column(m), report, rc, said);
+    results_said(o, dir, a, said);
     int figs_failed = 0;
-    if (o->plot && plot_stoppable(o, m, dir, a, &figs_failed))
+    if (o->plot && plot_stoppable(o, m, dir, a, &figs_failed, said))
         return 128 + got_signal;
     if (out_stdout_check("nsmc"))
         return rc ? rc : 1;

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Review leftovers of issue #29, each a check that failed before its fix.
+
+    tests/reliability/leftovers27_test.py NSMC SIM_BOUNCING_BALL SOURCE_DIR CASE
+
+Cases (each under 20 s in the normal build):
+  stdoutcsv  nsmc run with a simulator output on standard output (--section
+             and its default stdout, --section-out -, --stats -,
+             --lyapunov-out -) printed its own report ("events: ...",
+             "results: ...") on stdout after the CSV, rows of text in the
+             data.  Now the report goes to stderr then, as the simulator's
+             --summary does: stdout is the CSV alone (parsed whole; the
+             ball's impacts at sqrt(2h/g) and after 2 e v/g each) and the
+             report is on stderr; a run with no output on stdout still
+             reports on stdout.
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import csv
+import io
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import check, main, run  # noqa: E402
+
+NSMC = os.path.abspath(sys.argv[1])
+SIM = os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])
+BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
+G, E, H = 9.81, 0.9, 1.0      # the ball's gravity, restitution and height
+
+
+def last(p):
+    """The last line of p's standard error, for the printed outcome."""
+    lines = p.stderr.strip().splitlines()
+    return lines[-1][:200] if lines else ""
+
+
+def csv_rows(text, words=0):
+    """The rows of a CSV text after its header, every field but the first
+    `words` a number (a line of text among them fails the case); (header,
+    rows)."""
+    lines = list(csv.reader(io.StringIO(text)))
+    check(len(lines) >= 2, "a header and rows on stdout (%d lines)" % len(lines))
+    rows = [r[:words] + [float(x) for x in r[words:]] for r in lines[1:]]
+    check(all(len(r) == len(lines[0]) for r in rows),
+          "every row of stdout has the header's %d fields" % len(lines[0]))
+    return lines[0], rows
+
+
+def ball_impacts(n):
+    """The ball's first n impact times, closed form: the fall of sqrt(2h/g),
+    then flights of 2 v/g with v cut by e at each impact."""
+    t, v, out = math.sqrt(2 * H / G), math.sqrt(2 * G * H), []
+    for _ in range(n):
+        out.append(t)
+        v *= E
+        t += 2 * v / G
+    return out
+
+
+def report_on(p, stream):
+    """Whether nsmc run's report is in the text of stream ("out"/"err")."""
+    text = p.stdout if stream == "out" else p.stderr
+    return "events: " in text and "results: " in text
+
+
+def case_stdoutcsv(tmp):
+    out = os.path.join(tmp, "o")
+    runs = [
+        ("-- --section impact:floor", ["--", "--section", "impact:floor", "--t-end", "3"], 1),
+        ("-- --section impact:floor --section-out -",
+         ["--", "--section", "impact:floor", "--section-out", "-", "--t-end", "3"], 1),
+        ("--section=impact:floor (before --)", ["--section=impact:floor", "--t-end", "3"], 1),
+        ("--stats -", ["--stats", "-", "--t-end", "3"], 0),
+        ("-- --stats=-", ["--", "--stats=-", "--t-end", "3"], 0),
+    ]
+    for label, extra, impacts in runs:
+        p = run(tmp, [NSMC, "run", BALL, "--out-dir", out, "--no-plot"] + extra)
+        print("  nsmc run ball %s -> %d, stdout %d lines, stderr: %s"
+              % (label, p.returncode, len(p.stdout.splitlines()), last(p)))
+        check(p.returncode == 0, "%s: exit 0" % label, p)
+        check(not report_on(p, "out") and report_on(p, "err"),
+              "%s: the report on stderr, not stdout" % label, p)
+        head, rows = csv_rows(p.stdout, 0 if impacts else 2)
+        if impacts:
+            ref = [t for t in ball_impacts(20) if t < 3]
+            got = [r[0] for r in rows]
+            print("    impacts %s, closed form %s" % (got, ref))
+            check(len(got) == len(ref) and all(abs(a - b) < 1e-9 for a, b in zip(got, ref)),
+                  "%s: the %d impacts at the closed form's times" % (label, len(ref)))
+        else:
+            n = sum(1 for t in ball_impacts(20) if t < 3)
+            print("    %s, closed form %d impacts" % (rows, n))
+            check(head[:3] == ["contact", "law", "impacts"] and len(rows) == 1 and
+                  rows[0][2] == n, "%s: the floor's %d impacts in 3 s" % (label, n))
+    p = run(tmp, [NSMC, "run", FIO, "--out-dir", out, "--no-plot", "--", "--lyapunov",
+                  "--lyapunov-out", "-", "--t-end", "30"])
+    print("  nsmc run fio -- --lyapunov --lyapunov-out - -> %d, stdout %r"
+          % (p.returncode, p.stdout[-200:]))
+    check(p.returncode == 0 and report_on(p, "err") and not report_on(p, "out"),
+          "--lyapunov-out -: the report on stderr", p)
+    head, rows = csv_rows(p.stdout)
+    check(head[0] == "exponent" and len(rows) == 2, "stdout is the two exponents alone")
+    p = run(tmp, [NSMC, "run", BALL, "--out-dir", out, "--no-plot", "--", "--t-end", "3"])
+    print("  nsmc run ball (no output on stdout) -> %d, stdout %r"
+          % (p.returncode, p.stdout[-120:]))
+    check(p.returncode == 0 and report_on(p, "out"), "no CSV on stdout: the report there", p)
+
+
+if __name__ == "__main__":
+    sys.exit(main({"stdoutcsv": case_stdoutcsv}, "left27", case_arg=4))
