@@ -13,6 +13,13 @@ Cases (each under 20 s in the normal build):
              ball's impacts at sqrt(2h/g) and after 2 e v/g each) and the
              report is on stderr; a run with no output on stdout still
              reports on stdout.
+  lyapevery  a Lyapunov run under --every 0: each reorthonormalisation
+             interval's steps ended one ulp short of its end, fl(t + T),
+             then took a step of one ulp, a row of its own (0.63 and
+             0.6300000000000001 s).  Now a step that ends within a few
+             roundings of its target lands there: a damped oscillator's
+             rows (rk4, adaptive, exact) are one a step, dt apart, each
+             against the closed form, and its exponents sum to -c/m.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
@@ -110,5 +117,54 @@ def case_stdoutcsv(tmp):
     check(p.returncode == 0 and report_on(p, "out"), "no CSV on stdout: the report there", p)
 
 
+OSC = """model osc "A damped oscillator"
+param m = 1 kg
+param k = 4 N/m
+param c = 0.2 N*s/m
+mass M = m
+spring ground -- M, k = k, c = c
+init M.x = 1 m, M.v = 0 m/s
+simulate t_end = 2 s, dt = 1 ms, method = rk4
+output every 10 ms: M.x
+"""
+
+
+def osc_x(t, m=1.0, k=4.0, c=0.2):
+    """The damped oscillator's position from x = 1 m at rest, closed form:
+    e^(-a t) (cos(w t) + a/w sin(w t)), a = c/2m, w = sqrt(k/m - a^2)."""
+    a = c / (2 * m)
+    w = math.sqrt(k / m - a * a)
+    return math.exp(-a * t) * (math.cos(w * t) + a / w * math.sin(w * t))
+
+
+def case_lyapevery(tmp):
+    model = os.path.join(tmp, "osc.nsm")
+    with open(model, "w") as f:
+        f.write(OSC)
+    out = os.path.join(tmp, "o")
+    for meth in ("rk4", "adaptive", "exact"):
+        for interval in ("0.07", "0.1"):
+            p = run(tmp, [NSMC, "run", model, "--out-dir", out, "--no-plot", "-q", "--",
+                          "--lyapunov", "--every", "0", "--lyapunov-interval", interval,
+                          "--method", meth, "--t-end", "2"])
+            label = "--method %s --lyapunov --every 0 --lyapunov-interval %s" % (meth, interval)
+            check(p.returncode == 0, "%s: exit 0" % label, p)
+            with open(os.path.join(out, "trajectory.csv")) as f:
+                rows = [[float(x) for x in r] for r in list(csv.reader(f))[1:]]
+            t = [r[0] for r in rows]
+            gaps = [b - a for a, b in zip(t, t[1:])]
+            worst = max(abs(r[1] - osc_x(r[0])) for r in rows)
+            lam = [float(r.split(",")[1]) for r in p.stdout.splitlines()[1:]]
+            print("  %s -> %d rows, closest two %.3g s apart, worst |x - closed form| %.3g m, "
+                  "exponents %s" % (label, len(rows), min(gaps), worst, lam))
+            check(len(rows) == 2001 and min(gaps) > 1e-3 * (1 - 1e-9),
+                  "%s: one row a step, none an ulp after another" % label)
+            check(all(abs(x - 1e-3 * i) <= 1e-12 for i, x in enumerate(t)),
+                  "%s: the rows at k dt" % label)
+            check(worst < 1e-8, "%s: x against the closed form" % label)
+            check(len(lam) == 2 and abs(sum(lam) + 0.2) < 1e-9,
+                  "%s: the exponents sum to -c/m = -0.2 1/s" % label)
+
+
 if __name__ == "__main__":
-    sys.exit(main({"stdoutcsv": case_stdoutcsv}, "left27", case_arg=4))
+    sys.exit(main({"stdoutcsv": case_stdoutcsv, "lyapevery": case_lyapevery}, "left27", case_arg=4))
