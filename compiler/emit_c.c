@@ -932,6 +932,41 @@ static void emit_check(Cgen *cg, Expr *e, const char *op, const char *what, cons
     fprintf(o, "        return %d;\n%s", blame(cg->m, e), named ? "" : "    }\n");
 }
 
+/* A check in setup that exponent e of the parameters, of a power of an
+ * expression of the positions in gap `name`, is no odd number >= 3 at the
+ * run's values: nsmc refuses such a gap written (sema.c's gap_flat_power),
+ * and `l*P.phi^nn` with nn = 2 in the model ran at --set nn=3 as a gap
+ * that changes sign with zero slope, which no impulse acts along. */
+static void emit_check_odd(Cgen *cg, Expr *e, const char *name)
+{
+    const Model *m = cg->m;
+    FILE *o = cg->out;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *t = memstream_open(&text, &len);
+    fprintf(t, "exponent %s of gap '%s'", expr_to_string(cg->dv->ex, e, EXPR_TEXT, &cg->tnm), name);
+    const char *sep = " (parameters ";
+    for (int i = 0; i < m->n_params; i++)
+        if (expr_depends_on(e, expr_param(m->ex, i))) {
+            fprintf(t, "%s%s", sep, m->params[i].name);
+            sep = ", ";
+        }
+    fprintf(t, "%s: an odd power (3, 5, ...) of an expression of the positions changes sign "
+            "with zero slope where that expression is 0, and no impulse can act along it there "
+            "(nsmc refuses such a gap written; give an even or first power)", *sep == ',' ? ")" : "");
+    fclose(t);
+    fprintf(o, "    {   /* the exponent of a power in gap ");
+    pcomment(o, name);
+    fprintf(o, ": no odd number >= 3 */\n        double odd_pow = ");
+    px(cg, e);
+    fprintf(o, ";\n        if (odd_pow >= 3 && odd_pow == floor(odd_pow) && fmod(odd_pow, 2) == 1) {\n"
+            "            num->bad_what = ");
+    pstr(o, text);
+    free(text);
+    fprintf(o, ";\n            num->bad_value = odd_pow;\n            return %d;\n        }\n    }\n",
+            blame(m, e));
+}
+
 /* A sparse table of nsm_numeric as a list of entries (nsm/model.h): the
  * rows, then the columns, then the values of its nonzero entries, each a run
  * of lines that rolls into loops.  `name` is "num->K"; returns the count. */
@@ -1181,6 +1216,9 @@ static bool setup_body(Cgen *cg)
             }
         }
     }
+    for (int j = 0; j < g; j++)
+        for (int k = 0; k < m->gaps[j].n_flat_exp; k++)
+            emit_check_odd(cg, m->gaps[j].flat_exp[k], m->gaps[j].name);
     if (m->gravity)
         emit_check(cg, m->gravity, ">= 0", "acceleration", "gravity");
     for (int k = 0; k < m->n_planars; k++)

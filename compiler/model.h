@@ -125,6 +125,10 @@ typedef struct LawDef LawDef;
 
 typedef enum Release { RELEASE_FORCE, RELEASE_GAP } Release;
 
+/* The most powers of a gap whose exponents of the parameters are checked at
+ * run time (an odd power is refused, as nsmc refuses one written). */
+#define GAP_FLAT_MAX 4
+
 /* A unilateral constraint g = sum_i w[i] * x[i] + d >= 0. */
 typedef struct Gap {
     const char *name;
@@ -149,6 +153,10 @@ typedef struct Gap {
                          (expressions of x), d is 0; NULL for an affine gap */
     const Sphere *sphere; /* a sphere gap of a rigid body (curve is then its g, its row of W
                          over the body's velocities: derive_rigid.c), or NULL */
+    Expr *flat_exp[GAP_FLAT_MAX]; /* the exponents of the parameters of its powers of a
+                         state's expression (repeated factors summed), which setup
+                         checks are no odd number >= 3 (sema.c's gap_flat_power) */
+    int n_flat_exp;
 } Gap;
 
 /* A Coulomb friction element on the slip velocity sum_i w[i] * v[i] - u,

@@ -3233,35 +3233,48 @@ static bool const_exponent(Sema *s, const Expr *e, double *p)
     return true;
 }
 
+/* The exponent of factor b of a gap's product (1 when it is no power), and
+ * whether it is a constant one (const_exponent) into *ok, its value in *p. */
+static Expr *factor_exponent(Sema *s, const Expr *b, double *p, bool *ok)
+{
+    *p = 1;
+    *ok = b->kind != EX_POW || const_exponent(s, b->args[1], p);
+    return b->kind == EX_POW ? b->args[1] : expr_num(s->ex, 1);
+}
+
 /* The odd power (3, 5, ...) of an expression of the state that g is, or
  * that is a factor of g's product (repeated factors counted together), or 0:
  * such a gap changes sign with zero slope where that expression is 0, so
  * no impulse can act along it there.  l*P.phi^3 >= 0 stopped a pendulum
  * at phi = 0 without an event (rk4, adaptive); even powers only touch 0.
- * An exponent of the parameters is judged at their values in the model. */
-static int gap_flat_power(Sema *s, const Expr *g)
+ * An exponent of the parameters is judged at their values in the model,
+ * and kept in gap->flat_exp for setup to judge at the run's values (nn = 2
+ * in the model, --set nn=3 made l*P.phi^nn an odd power unseen). */
+static int gap_flat_power(Sema *s, const Expr *g, Gap *gap)
 {
     const Expr *const *f = g->kind == EX_MUL ? (const Expr *const *)g->args : (const Expr *const *)&g;
     int n = g->kind == EX_MUL ? g->nargs : 1;
     for (int i = 0; i < n; i++) {
-        const Expr *base = f[i];
-        double p = 1;
-        if (base->kind == EX_POW && !const_exponent(s, base->args[1], &p))
+        double p, q;
+        bool ok;
+        Expr *pe = factor_exponent(s, f[i], &p, &ok);
+        const Expr *base = f[i]->kind == EX_POW ? f[i]->args[0] : f[i];
+        if (!ok || !expr_has_kind(base, EX_VAR))
             continue;
-        if (base->kind == EX_POW)
-            base = base->args[0];
-        if (!expr_has_kind(base, EX_VAR))
-            continue;
+        bool seen = false;
         for (int k = 0; k < n; k++) {
-            double q = 1;
             const Expr *b = f[k];
-            if (k == i || (b->kind == EX_POW && !const_exponent(s, b->args[1], &q)))
+            Expr *qe = factor_exponent(s, b, &q, &ok);
+            if (k == i || !ok || (b->kind == EX_POW ? b->args[0] : b) != base)
                 continue;
-            if ((b->kind == EX_POW ? b->args[0] : b) == base)
-                p += b->kind == EX_POW ? q : 1;
+            seen = seen || k < i;
+            p += q;
+            pe = expr_add(s->ex, pe, qe);
         }
         if (p >= 3 && p == floor(p) && fmod(p, 2) == 1)
             return (int)p;
+        if (!seen && expr_has_kind(pe, EX_PARAM) && gap->n_flat_exp < GAP_FLAT_MAX)
+            gap->flat_exp[gap->n_flat_exp++] = pe;
     }
     return 0;
 }
@@ -3282,7 +3295,8 @@ static void stmt_gap(Sema *s, const Stmt *st)
     if (!a.ok || !b.ok)
         return;
     Expr *g = c->op == CMP_GE ? expr_sub(s->ex, a.e, b.e) : expr_sub(s->ex, b.e, a.e);
-    int flat = gap_flat_power(s, g);
+    Gap gap = {0};
+    int flat = gap_flat_power(s, g, &gap);
     if (flat) {
         diag_error(s->diag, c->loc, "gap '%s' is an odd power (%d) of an expression of the "
                    "positions: it changes sign with zero slope where that expression is 0, and "
@@ -3290,7 +3304,6 @@ static void stmt_gap(Sema *s, const Stmt *st)
                    "gap's sign)", name, flat);
         return;
     }
-    Gap gap = {0};
     gap.name = name;
     gap.loc = st->label ? st->label->loc : st->loc;
     PendingGap pg;

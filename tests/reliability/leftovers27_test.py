@@ -20,12 +20,20 @@ Cases (each under 20 s in the normal build):
              roundings of its target lands there: a damped oscillator's
              rows (rk4, adaptive, exact) are one a step, dt apart, each
              against the closed form, and its exponents sum to -c/m.
+  oddset     a gap's exponent of the parameters made odd at run time
+             (l*P.phi^nn with nn = 2 in the model, --set nn=3) ran a gap
+             that changes sign with zero slope, which no impulse acts
+             along, while nsmc refuses such a power written.  Now setup
+             refuses it, exit 1 and no output, naming the gap, the
+             exponent and its parameter; the exponents allowed still run
+             (the first power's impact at the closed form's time).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
 import io
 import math
 import os
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -166,5 +174,66 @@ def case_lyapevery(tmp):
                   "%s: the exponents sum to -c/m = -0.2 1/s" % label)
 
 
+PZ = """model pz "a pendulum against a wall"
+param m = 1 kg
+param l = 1 m
+param g = 9.81 m/s^2
+param e = 0.8
+param nn = NN
+body P: mass = m, inertia = m*l^2
+force gt: on P.phi = -m*g*l*sin(P.phi)
+gap wall: GAP, impact(e = e)
+init P.phi = 1, P.omega = 0 rad/s
+simulate t_end = 1 s, dt = 1 ms, method = rk4
+output every 10 ms: P.phi, P.omega
+"""
+
+
+def ell_f(psi, k):
+    """The incomplete elliptic integral F(psi, k) by Simpson's rule (2000
+    intervals: the integrand is smooth for k < 1)."""
+    n, h = 2000, psi / 2000
+    f = [1 / math.sqrt(1 - (k * math.sin(i * h)) ** 2) for i in range(n + 1)]
+    return h / 3 * (f[0] + f[-1] + 4 * sum(f[1:-1:2]) + 2 * sum(f[2:-1:2]))
+
+
+def case_oddset(tmp):
+    out = os.path.join(tmp, "o")
+    # the pendulum let go at 1 rad meets the wall at phi = 0.5 after
+    # (K(k) - F(asin(sin(0.25)/k), k)) / sqrt(g/l), k = sin(0.5)
+    k = math.sin(0.5)
+    t1 = (ell_f(math.pi / 2, k) - ell_f(math.asin(math.sin(0.25) / k), k)) / math.sqrt(9.81)
+    for gap, nn, shift, bad, good in (
+            ("l*P.phi^nn >= 0 m", "2", 0, ("3", "5", "7"), ("2", "4")),
+            ("l*(P.phi - 0.5)^nn >= 0 m", "1", 0, ("3",), ("1", "2")),
+            ("l*(P.phi - 0.5)^(nn + 2) >= 0 m", "-1", 2, ("1", "3"), ("-1", "0"))):
+        model = os.path.join(tmp, "pz.nsm")
+        with open(model, "w") as f:
+            f.write(PZ.replace("GAP", gap).replace("NN", nn))
+        for v in bad + good:
+            if os.path.isdir(out):
+                shutil.rmtree(out)
+            p = run(tmp, [NSMC, "run", model, "--out-dir", out, "--no-plot", "-q",
+                          "--set", "nn=" + v])
+            label = "gap %s (nn = %s in the model), --set nn=%s" % (gap, nn, v)
+            print("  %s -> %d, %s" % (label, p.returncode, last(p)))
+            if v in bad:
+                msg = p.stderr
+                check(p.returncode == 1 and "gap 'wall'" in msg and "(parameters nn)" in msg
+                      and "odd power" in msg and "invalid value %d of the exponent" % (int(v) + shift) in msg,
+                      "%s: refused naming the gap, the exponent and nn" % label, p)
+                check(not os.path.exists(os.path.join(out, "trajectory.csv")),
+                      "%s: no trajectory written" % label)
+                continue
+            check(p.returncode == 0, "%s: runs" % label, p)
+            if "- 0.5)^nn " in gap and v == "1":
+                with open(os.path.join(out, "events.csv")) as f:
+                    ev = list(csv.reader(f))[1:]
+                print("    first impact at %s s, closed form %.12g s" % (ev[0][0], t1))
+                check(ev[0][1] == "impact" and abs(float(ev[0][0]) - t1) < 1e-8,
+                      "%s: the impact at the closed form's time" % label)
+
+
 if __name__ == "__main__":
-    sys.exit(main({"stdoutcsv": case_stdoutcsv, "lyapevery": case_lyapevery}, "left27", case_arg=4))
+    sys.exit(main({"stdoutcsv": case_stdoutcsv, "lyapevery": case_lyapevery,
+                   "oddset": case_oddset}, "left27", case_arg=4))
