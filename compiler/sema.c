@@ -676,6 +676,24 @@ static void warn_hz_angle(Sema *s, const Node *call, const Node *arg)
                  "rad/s", call->name);
 }
 
+/* v, or an error at the call n when v's number is 0 though function fn's
+ * value at the argument x is not: exp(-1000) (or any function whose value
+ * underflows) would run as 0, as "1e-200 * 1e-200" would (num_kept).  Zero
+ * is exact only at sin, tan, sqrt or abs of 0, log or acos of 1, and for
+ * min and max (their value is an operand's). */
+static Val call_kept(Sema *s, const Node *n, ExprFunc fn, Val v, double x)
+{
+    bool at_zero = fn == FN_SIN || fn == FN_TAN || fn == FN_SQRT || fn == FN_ABS;
+    bool at_one = fn == FN_LOG || fn == FN_ACOS;
+    if (!v.ok || !v.has_num || v.num != 0 || fn == FN_MIN || fn == FN_MAX || !isfinite(x) ||
+        (at_zero && x == 0) || (at_one && x == 1))
+        return v;
+    diag_error(s->diag, n->loc, "number out of range: this value of '%s' at %s is below the range "
+               "of a double and would be taken as 0 (nonzero doubles are at least 4.9e-324 in "
+               "magnitude)", n->name, num_text(s, x));
+    return bad();
+}
+
 static Val conv_call(Sema *s, const Node *n, int cx)
 {
     int f = -1;
@@ -739,8 +757,8 @@ static Val conv_call(Sema *s, const Node *n, int cx)
     Val r = val(expr_call(s->ex, fn, a.e, two ? b.e : NULL), d);
     if (!a.has_num || !b.has_num)
         return r;
-    return with_num(r, num_of(s, expr_call(s->ex, fn, expr_num(s->ex, a.num),
-                                           two ? expr_num(s->ex, b.num) : NULL)));
+    return call_kept(s, n, fn, with_num(r, num_of(s, expr_call(s->ex, fn, expr_num(s->ex, a.num),
+                                                  two ? expr_num(s->ex, b.num) : NULL))), a.num);
 }
 
 /* A planar body's velocity in a force (vx, vy, omega); its accelerations are

@@ -27,6 +27,14 @@ Cases (each under 20 s in the normal build):
              refuses it, exit 1 and no output, naming the gap, the
              exponent and its parameter; the exponents allowed still run
              (the first power's impact at the closed form's time).
+  fnunder    exp(-1000) (any function whose value underflows to 0 at a
+             nonzero value) in a parameter, a spring or an initial value
+             compiled as 0, while a product, quotient or power that
+             underflows is refused.  Now refused with the same message,
+             "number out of range", at the call with its line and a caret;
+             exact zeros (log(1), sin(0)) and values that do not underflow
+             compile, and the ball let go from exp(-1) m lands at
+             sqrt(2 e^-1 / g).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
@@ -234,6 +242,67 @@ def case_oddset(tmp):
                       "%s: the impact at the closed form's time" % label)
 
 
+UNDER = """model u "a ball"
+param g = 9.81 m/s^2
+param x0 = 600
+param h = 1 m
+mass B = 1 kg
+gravity g
+spring ground -- B, k = 0 N/m
+gap floor: B.x >= 0, impact(e = 0.5)
+init B.x = h
+simulate t_end = 1 s, dt = 1 ms, method = rk4
+"""
+
+
+def nsmc_on(tmp, text):
+    """nsmc on a model text (tmp/u.nsm -> tmp/u.c): (exit, stderr, whether
+    u.c was made)."""
+    src, out = os.path.join(tmp, "u.nsm"), os.path.join(tmp, "u.c")
+    if os.path.exists(out):
+        os.unlink(out)
+    with open(src, "w") as f:
+        f.write(text)
+    p = run(tmp, [NSMC, src, "-o", out])
+    return p.returncode, p.stderr, os.path.exists(out)
+
+
+def case_fnunder(tmp):
+    bad = [("param h = 1 m", "param h = 1 m * exp(-1000)", 4, 17, "exp(-1000)"),
+           ("param h = 1 m", "param h = exp(-745.2) * 1 m", 4, 11, "exp(-745.2)"),
+           ("param h = 1 m", "param h = exp(-2*x0) * 1 m", 4, 11, "exp(-2*x0)"),
+           ("k = 0 N/m", "k = exp(-800) * 1 N/m", 7, 25, "exp(-800)"),
+           ("init B.x = h", "init B.x = exp(-1e4) * 1 m", 9, 12, "exp(-1e4)")]
+    for old, new, line, col, call in bad:
+        rc, err, made = nsmc_on(tmp, UNDER.replace(old, new))
+        first = err.splitlines()[0] if err else ""
+        print("  %s -> exit %d, %s, output %s" % (new, rc, first, "made" if made else "none"))
+        check(rc == 1 and not made and
+              ("u.nsm:%d:%d: error: number out of range: this value of 'exp'" % (line, col))
+              in first, "'%s': refused as below a double's range" % new)
+        caret = [ln for ln in err.splitlines() if "^" in ln]
+        check(caret and caret[0].count("~") == len(call) - 1 and new in err,
+              "'%s': the line and a caret under %s" % (new, call))
+    for old, new in (("param h = 1 m", "param h = 1 m * exp(-700)"),
+                     ("param h = 1 m", "param h = 1 m + log(1) * 1 m + sin(0) * 1 m"),
+                     ("param h = 1 m", "param h = sqrt(1e-320 m^2) + 1 m"),
+                     ("param h = 1 m", "param h = 1 m * min(0, exp(-1)) + 1 m")):
+        rc, err, made = nsmc_on(tmp, UNDER.replace(old, new))
+        print("  %s -> exit %d, output %s" % (new, rc, "made" if made else "none"))
+        check(rc == 0 and made, "'%s' compiles" % new, None)
+    out = os.path.join(tmp, "o")
+    with open(os.path.join(tmp, "u.nsm"), "w") as f:
+        f.write(UNDER.replace("param h = 1 m", "param h = exp(-1) * 1 m"))
+    p = run(tmp, [NSMC, "run", os.path.join(tmp, "u.nsm"), "--out-dir", out, "--no-plot", "-q"])
+    with open(os.path.join(out, "events.csv")) as f:
+        ev = list(csv.reader(f))[1:]
+    ref = math.sqrt(2 * math.exp(-1) / G)
+    print("  h = exp(-1) * 1 m -> exit %d, first impact at %s s, closed form %.12g s"
+          % (p.returncode, ev[0][0] if ev else "none", ref))
+    check(p.returncode == 0 and ev and abs(float(ev[0][0]) - ref) < 1e-9,
+          "h = exp(-1) m: the impact at sqrt(2 h/g)", p)
+
+
 if __name__ == "__main__":
     sys.exit(main({"stdoutcsv": case_stdoutcsv, "lyapevery": case_lyapevery,
-                   "oddset": case_oddset}, "left27", case_arg=4))
+                   "oddset": case_oddset, "fnunder": case_fnunder}, "left27", case_arg=4))
