@@ -2495,7 +2495,18 @@ static int basin_pilot(Sweep *sw)
     return rc ? cli_error(sw->prog, "out of memory") : 0;
 }
 
-/* Runs the grid on sw->jobs threads.  0, or 1 after a message. */
+/* The threads worth starting on this rank: --jobs, at most one a unit the
+** rank runs (units go round-robin over the ranks), at least one.  The
+** summary says this number: `--jobs 1000` on a 4-point sweep said "1000
+** jobs" and ran 4 (the others found no unit). */
+static int sweep_jobs_used(const Sweep *sw)
+{
+    long mine = sw->rank < sw->nunits ? (sw->nunits - sw->rank + sw->size - 1) / sw->size : 0;
+    return mine < 1 ? 1 : mine < sw->jobs ? (int)mine : sw->jobs;
+}
+
+/* Runs the grid on sw->jobs threads (sweep_jobs_used: no more than its
+** units).  0, or 1 after a message. */
 static int sweep_grid(Sweep *sw)
 {
     pthread_t th[1024];
@@ -2507,6 +2518,7 @@ static int sweep_grid(Sweep *sw)
     pthread_mutex_init(&sw->lock, NULL);
     if (sw->rank == 0)
         progress_start(&sw->pb, stderr);
+    sw->jobs = sweep_jobs_used(sw);
     for (int k = 0; k < sw->jobs; k++)
         if (pthread_create(&th[nth], NULL, worker, sw) == 0)
             nth++;

@@ -35,6 +35,12 @@ Cases (each under 20 s in the normal build):
              exact zeros (log(1), sin(0)) and values that do not underflow
              compile, and the ball let go from exp(-1) m lands at
              sqrt(2 e^-1 / g).
+  jobs       `nsmc sweep --jobs 1000` on a 4-point sweep said "1000 jobs"
+             and ran 4 threads (the others found no point).  Now the
+             threads are no more than the units and the summary says the
+             number used: "4 points, 4 jobs"; --jobs 2 says 2, a
+             continuation (one unit) says "1 job"; the section is the same
+             byte for byte whatever --jobs.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
@@ -303,6 +309,29 @@ def case_fnunder(tmp):
           "h = exp(-1) m: the impact at sqrt(2 h/g)", p)
 
 
+def case_jobs(tmp):
+    base = [NSMC, "sweep", FIO, "--param", "omega=2:3:4", "--section", "impact:stop",
+            "--transient", "5", "--record", "5"]
+    sections = set()
+    for extra, said in ((["--jobs", "1000"], "4 points, 4 jobs;"),
+                        (["--jobs", "2"], "4 points, 2 jobs;"),
+                        (["--jobs", "1"], "4 points, 1 job;"),
+                        (["--jobs", "8", "--continue", "up", "--section-period", "2*pi/omega"],
+                         "4 points, 1 job;")):
+        out = os.path.join(tmp, "s%d" % len(sections) + extra[1])
+        p = run(tmp, base + extra + ["--out-dir", out])
+        line = [ln for ln in p.stderr.splitlines() if " points, " in ln]
+        print("  nsmc sweep fio omega=2:3:4 %s -> %d, %s" % (" ".join(extra), p.returncode,
+                                                          line[-1] if line else last(p)))
+        check(p.returncode == 0 and line and said in line[-1],
+              "%s: the summary says '%s'" % (" ".join(extra), said), p)
+        if "--continue" not in extra:
+            with open(os.path.join(out, "section.csv"), "rb") as f:
+                sections.add(f.read())
+    check(len(sections) == 1, "the section is the same byte for byte for 1, 2 and 1000 jobs")
+
+
 if __name__ == "__main__":
     sys.exit(main({"stdoutcsv": case_stdoutcsv, "lyapevery": case_lyapevery,
-                   "oddset": case_oddset, "fnunder": case_fnunder}, "left27", case_arg=4))
+                   "oddset": case_oddset, "fnunder": case_fnunder,
+                   "jobs": case_jobs}, "left27", case_arg=4))
