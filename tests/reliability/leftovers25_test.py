@@ -53,7 +53,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, env_for, main, proc_descendants  # noqa: E402
+from passlib import (SANITIZED, check, env_for, main, proc_descendants,  # noqa: E402
+                     py_compile)
 
 NSMC = os.path.abspath(sys.argv[1])
 SIM = os.path.abspath(sys.argv[2])
@@ -160,21 +161,6 @@ def case_underflow(tmp):
 
 # ---- cachesafe --------------------------------------------------------------
 
-def py_compile(tmp, env):
-    """nsm.compile of the ball in a fresh Python with env: (exit code,
-    its last line: OK and the cache folder, or the error)."""
-    code = ("import nsm, sys\n"
-            "try:\n"
-            "    m = nsm.compile(%r)\n"
-            "    print('OK', m.run(t_end=0.01).t[-1])\n"
-            "except nsm.Error as err:\n"
-            "    print('ERR %%s: %%s' %% (type(err).__name__, err)); sys.exit(1)\n" % BALL)
-    p = subprocess.run([sys.executable, "-c", code], cwd=tmp, env=env, capture_output=True,
-                       text=True, timeout=120 * SLOW)
-    out = (p.stdout.strip().splitlines() or [""])[-1]
-    return p.returncode, out
-
-
 def case_cachesafe(tmp):
     """A cache folder of another user or writable by others refused."""
     bad = []
@@ -203,7 +189,7 @@ def case_cachesafe(tmp):
               os.path.join(xdg, "nsm") in p.stderr and not made and
               not os.path.exists(os.path.join(tmp, "R")),
               "nsmc run, %s: exit 1, '%s', nothing built or run" % (label, words), p)
-        code, out = py_compile(tmp, env)
+        code, out = py_compile(tmp, env, BALL)
         print("  nsm.compile, %s -> %s" % (label, out[:150]))
         made = os.listdir(os.path.join(xdg, "nsm")) if os.path.isdir(
             os.path.join(xdg, "nsm")) else []
@@ -232,13 +218,13 @@ def case_cachesafe(tmp):
              os.path.exists(os.path.join(tmp, "relhome"))))
     check(p.returncode == 0 and not os.path.exists(os.path.join(tmp, "relhome")) and
           tmpcache in p.stderr, "HOME=relhome: ignored, the cache is %s" % tmpcache, p)
-    code, out = py_compile(tmp, env)
+    code, out = py_compile(tmp, env, BALL)
     print("  nsm.compile, HOME=relhome -> %s; ./relhome there: %s"
           % (out[:100], os.path.exists(os.path.join(tmp, "relhome"))))
     check(code == 0 and not os.path.exists(os.path.join(tmp, "relhome")),
           "nsm.compile, HOME=relhome: ignored, nothing under the current folder")
     env["XDG_CACHE_HOME"] = "relxdg"
-    code, out = py_compile(tmp, env)
+    code, out = py_compile(tmp, env, BALL)
     print("  nsm.compile, XDG_CACHE_HOME=relxdg HOME=relhome -> %s; ./relxdg there: %s"
           % (out[:100], os.path.exists(os.path.join(tmp, "relxdg"))))
     check(code == 0 and not os.path.exists(os.path.join(tmp, "relxdg")) and

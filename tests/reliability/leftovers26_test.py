@@ -48,7 +48,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import SANITIZED, check, main  # noqa: E402
+from passlib import SANITIZED, check, main, py_compile  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 SIM = os.path.abspath(sys.argv[2])
@@ -70,22 +70,6 @@ def nsmc_run(tmp, xdg, out):
     return subprocess.run([NSMC, "run", BALL, "--out-dir", out, "-q", "--no-plot", "--",
                            "--t-end", "0.01"], cwd=tmp, env=env, capture_output=True,
                           text=True, timeout=120 * SLOW)
-
-
-def py_compile(tmp, xdg):
-    """nsm.compile and a run of the ball in a fresh Python with the cache
-    under xdg: (exit code, its last line: OK, or the error)."""
-    code = ("import nsm, sys\n"
-            "try:\n"
-            "    m = nsm.compile(%r)\n"
-            "    print('OK', m.run(t_end=0.01).t[-1])\n"
-            "except nsm.Error as err:\n"
-            "    print('ERR %%s: %%s' %% (type(err).__name__, err)); sys.exit(1)\n" % BALL)
-    env = dict(os.environ, XDG_CACHE_HOME=xdg)
-    p = subprocess.run([sys.executable, "-c", code], cwd=tmp, env=env, capture_output=True,
-                       text=True, timeout=120 * SLOW)
-    out = (p.stdout.strip().splitlines() or [""])[-1]
-    return p.returncode, out
 
 
 def tail(message, path):
@@ -130,12 +114,12 @@ def case_cachecheck(tmp):
           "Python package does)", p)
 
     # Python's shared object, likewise
-    code, out = py_compile(tmp, xdg)
+    code, out = py_compile(tmp, dict(os.environ, XDG_CACHE_HOME=xdg), BALL)
     check(code == 0, "nsm.compile builds the ball into the cache: %s" % out)
     sos = glob.glob(os.path.join(xdg, "nsm", "py-*", "*.so"))
     check(len(sos) == 1, "one cached shared object: %s" % sos)
     loose_link(sos[0])
-    code, out = py_compile(tmp, xdg)
+    code, out = py_compile(tmp, dict(os.environ, XDG_CACHE_HOME=xdg), BALL)
     print("  nsm.compile, the cached .so a link of ours to a file of mode 0777 -> %s; a link "
           "now: %s" % (out[:200], os.path.islink(sos[0])))
     check(code == 0 and not os.path.islink(sos[0]), "rebuilt in place of the link")
@@ -153,7 +137,7 @@ def case_cachecheck(tmp):
               os.path.join(tmp, "C")), "refused, exit 1: a link owned by another user", p)
     entry_msg = p.stderr
     foreign_link(sos[0])
-    code, out = py_compile(tmp, xdg)
+    code, out = py_compile(tmp, dict(os.environ, XDG_CACHE_HOME=xdg), BALL)
     print("  nsm.compile, the cached .so a link of uid 65534's -> %s" % out[:200])
     check(code == 1 and "CompileError" in out and "cache entry %s is not safe" % sos[0] in out
           and "a link owned by another user" in out, "CompileError: a link owned by another "
@@ -180,7 +164,7 @@ def case_cachecheck(tmp):
     check(tail(p.stderr, root) == tail(entry_msg, bins[0]),
           "the folder's and the entries' messages say the same:\n    %s\n    %s"
           % (tail(p.stderr, root), tail(entry_msg, bins[0])))
-    code, out = py_compile(tmp, xdg)
+    code, out = py_compile(tmp, dict(os.environ, XDG_CACHE_HOME=xdg), BALL)
     print("  nsm.compile, the same cache folder -> %s" % out[:200])
     check(code == 1 and "CompileError" in out and "a link owned by another user" in out
           and not os.listdir(mine), "CompileError: a link owned by another user")

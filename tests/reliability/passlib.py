@@ -500,6 +500,23 @@ def python_compiling(tmp, script, model_path, limit):
     return pr, cmd, env, cache, scratch
 
 
+def py_compile(tmp, env, path):
+    """nsm.compile of the model at path and a run of it to 0.01 s in a
+    fresh Python with env (the program cache as its XDG_CACHE_HOME says),
+    in tmp: (exit code, its last line: OK and the run's last time, or the
+    error).  The cache checks of the leftovers scripts (25, 26) share it."""
+    code = ("import nsm, sys\n"
+            "try:\n"
+            "    m = nsm.compile(%r)\n"
+            "    print('OK', m.run(t_end=0.01).t[-1])\n"
+            "except nsm.Error as err:\n"
+            "    print('ERR %%s: %%s' %% (type(err).__name__, err)); sys.exit(1)\n" % path)
+    p = subprocess.run([sys.executable, "-c", code], cwd=tmp, env=env, capture_output=True,
+                       text=True, timeout=120 * (4 if SANITIZED else 1))
+    out = (p.stdout.strip().splitlines() or [""])[-1]
+    return p.returncode, out
+
+
 def dead_pid():
     """The id of a process that has ended (started, waited for)."""
     p = subprocess.Popen(["true"])
