@@ -1663,6 +1663,16 @@ class Model:
                 raise ParameterError(_text(lib.nsm_sim_message(sim)) or
                                      "invalid value %r of parameter '%s'" % (value, name))
 
+    def _param_number(self, name, value, other):
+        """A value of parameter name in SI: a text as --set NAME='VALUE' reads
+        it (_with_unit: a unit of the parameter's dimension, --set's
+        messages), anything else by other(value).  A sweep's values and a
+        continuation's ends refused '2.5 rad/s' ("must be numbers"), which
+        nsmc sweep --param takes, and said nothing of the unit in '2.5 1/s'
+        that --set calls unknown."""
+        x = self._with_unit(name, value) if name in self.params else None
+        return other(value) if x is None else x
+
     def _with_unit(self, name, value):
         """A text value of parameter name ('2.5', '2 ', '981 cm/s^2') in SI,
         read by the command line's own code as --set NAME='VALUE' reads it
@@ -2106,7 +2116,8 @@ class Model:
         lib.nsm_cont_defaults(ctypes.byref(o))
         o.param = _ctext(str(param), "param", ParameterError)
         o.period = _ctext(str(period), "period")
-        o.from_, o.to = _number(start, "start", SettingError), _number(stop, "stop", SettingError)
+        o.from_ = self._param_number(param, start, lambda v: _number(v, "start", SettingError))
+        o.to = self._param_number(param, stop, lambda v: _number(v, "stop", SettingError))
         if o.from_ == o.to:
             raise SettingError("start and stop are equal (%r): the branch has no range" % start)
         o.periods = _count(periods, "periods", 1, 1000)
@@ -2129,8 +2140,9 @@ class Model:
         o.switch_pd, o.curve = int(_flag(switch_pd, "switch_pd")), kinds[curve]
         if curve is not None:
             o.param2 = _ctext(str(param2), "param2", ParameterError)
-            o.from2 = _number(start2, "start2", SettingError)
-            o.to2 = _number(stop2, "stop2", SettingError)
+            o.from2 = self._param_number(param2, start2,
+                                         lambda v: _number(v, "start2", SettingError))
+            o.to2 = self._param_number(param2, stop2, lambda v: _number(v, "stop2", SettingError))
             # as nsmc continue's "--param2 omega: the same parameter as
             # --param" and "FROM and TO are equal": one was "continuation:
             # bad options (steps, range or period)", the other ran the whole
@@ -2271,7 +2283,10 @@ class Model:
             real = not (_not_real(raw) or (raw.dtype == object and
                                            any(_not_real(v) for v in raw.flat)))
             if real and raw.dtype.kind in "USO":   # texts as run() takes them ('1_0' was 10)
-                raw = np.vectorize(_sweep_value, otypes=[float])(raw) if raw.size else raw
+                # a list's texts as --set reads them (a bare text is no list)
+                conv = (lambda v: self._param_number(param, v, _sweep_value)) if raw.ndim \
+                    else _sweep_value
+                raw = np.vectorize(conv, otypes=[float])(raw) if raw.size else raw
             values = np.atleast_1d(raw.astype(float)) if real else None
         except (SettingError, ParameterError):
             raise

@@ -41,6 +41,15 @@ Cases (each under 20 s in the normal build):
              number used: "4 points, 4 jobs"; --jobs 2 says 2, a
              continuation (one unit) says "1 job"; the section is the same
              byte for byte whatever --jobs.
+  pyunits    Python's sweep values and continuation ends given as texts
+             with a unit were refused ("values must be numbers", "start
+             must be a number"), '2.5 rad/s' as '2.5 1/s', while
+             nsmc sweep --param takes the first and --set calls the second
+             an unknown unit.  Now they are read as --set reads them (as
+             params= is): the same message word for word, and the values
+             with units swept (the ball's x(0.2 s) = h - g t^2/2 for
+             g = '981 cm/s^2' and '2 m/s^2'); a continuation from
+             '2.5 rad/s' starts at 2.5.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
@@ -51,7 +60,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from passlib import check, main, run  # noqa: E402
+from passlib import check, compiled, main, run  # noqa: E402
 
 NSMC = os.path.abspath(sys.argv[1])
 SIM = os.path.abspath(sys.argv[2])
@@ -331,7 +340,54 @@ def case_jobs(tmp):
     check(len(sections) == 1, "the section is the same byte for byte for 1, 2 and 1000 jobs")
 
 
+def case_pyunits(tmp):
+    import numpy as np
+    ball, fio = compiled(tmp, "ball", path=BALL), compiled(tmp, "fio", path=FIO)
+    for name, text, call in (
+            ("g", "2.5 x", lambda: ball.sweep("g", ["2.5 x"], "period:0.2", transient=0,
+                                              record=1)),
+            ("g", "2.5 x", lambda: ball.sweep("g", np.array(["9.81", "2.5 x"]), "period:0.2",
+                                              transient=0, record=1)),
+            ("g", "2.5 m", lambda: ball.sweep("g", [b"2.5 m"], "period:0.2", transient=0,
+                                              record=1)),
+            ("omega", "2.5 1/s", lambda: fio.continuation("omega", "2.5 1/s", 3, max_points=2)),
+            ("omega", "2.5 1/s", lambda: fio.continuation("omega", 2.5, "2.5 1/s",
+                                                          max_points=2))):
+        model = BALL if name == "g" else FIO
+        p = run(tmp, [NSMC, "run", model, "--out-dir", os.path.join(tmp, "o"), "--no-plot",
+                      "-q", "--set", "%s=%s" % (name, text)])
+        cli = (p.stderr.split(": error: ", 1)[-1].splitlines() or [""])[0]
+        got = refusal(call) or "ran"
+        print("  %s = %r -> %s\n    --set: %s" % (name, text, got, cli))
+        said = "for parameter '%s': " % name
+        check(p.returncode == 1 and cli.startswith("bad value") and said in got and
+              got.split(said, 1)[1] == cli.split(said, 1)[1],
+              "%s = %r: refused as --set refuses it, word for word" % (name, text))
+    p, rec = ball.sweep("g", ["981 cm/s^2", "2 m/s^2"], "period:0.2", transient=1, record=1)
+    want = [1 - g * 0.2 ** 2 / 2 for g in (9.81, 2.0)]
+    print("  sweep g over '981 cm/s^2', '2 m/s^2' -> g %s, x(0.2 s) %s (closed form %s)"
+          % (list(p), list(rec[:, 2]), want))
+    check(np.allclose(p, [9.81, 2.0], rtol=1e-15, atol=0) and
+          np.allclose(rec[:, 2], want, rtol=0, atol=1e-9),
+          "values with units swept: x(0.2 s) = h - g t^2/2")
+    b = fio.continuation("omega", "2.5 rad/s", "2.6 rad/s", max_points=2)
+    first = float(np.asarray(b.param)[0]) if hasattr(b, "param") else None
+    print("  continuation omega from '2.5 rad/s' to '2.6 rad/s' -> first point at %s" % first)
+    check(first == 2.5, "a continuation from '2.5 rad/s' starts at 2.5")
+
+
+def refusal(fn):
+    """The message of the nsm.Error fn raises, None when it returns."""
+    import nsm
+    try:
+        fn()
+    except nsm.Error as ex:
+        return str(ex)
+    return None
+
+
 if __name__ == "__main__":
     sys.exit(main({"stdoutcsv": case_stdoutcsv, "lyapevery": case_lyapevery,
                    "oddset": case_oddset, "fnunder": case_fnunder,
-                   "jobs": case_jobs}, "left27", case_arg=4))
+                   "jobs": case_jobs,
+                   "pyunits": case_pyunits}, "left27", case_arg=4))
