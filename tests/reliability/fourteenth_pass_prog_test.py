@@ -212,7 +212,7 @@ def silent_gnuplot(tmp):
           not os.path.exists(os.path.join(tmp, "sg", "plot.png")) and n == 101 and
           "plots:" not in p.stdout + p.stderr,
           "nsmc run: exit 1, 'did not draw', no figure announced, the 101 samples whole", p)
-    p = run(tmp, [BALL_SIM, "--plot", "sp", "--t-end", "1", "--events", "/dev/null"], env=env)
+    p = run(tmp, [BALL_SIM, "--plot", "sp", "--t-end", "1"], env=env)
     print("  sim --plot -> %d  %s" % (p.returncode, said(p, 2)))
     check(p.returncode == 1 and "did not draw" in p.stderr and "plots:" not in p.stderr and
           not os.path.exists(os.path.join(tmp, "sp", "plot.png")),

@@ -312,6 +312,14 @@ for bad in ("1_0", "infinity", "inf", "nan", " 1 ", "1 ", "\uff11\uff10", "0x10"
             raise AssertionError("%s=%r taken" % (kw, bad))
         except nsm.SettingError as e:
             said.append(str(e))
+    if isinstance(bad, str) and bad.strip() == "1":
+        # params= reads a text as --set does, and --set takes blanks
+        # around a number: the same value as 1.
+        r1 = m.run(t_end=1, params={"e": bad})
+        r2 = m.run(t_end=1, params={"e": 1.0})
+        assert (r1.state == r2.state).all(), "params e=%r is not e = 1" % (bad,)
+        print("taken as --set takes it:", repr(bad))
+        continue
     try:
         m.run(t_end=1, params={"e": bad})
         raise AssertionError("params e=%r taken" % (bad,))
