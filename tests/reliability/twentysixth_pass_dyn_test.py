@@ -52,6 +52,11 @@ Cases (each under 20 s in the normal build):
              phi0 after the period 4 K(sin(phi0/2)) / sqrt(g/l); from the
              bottom at omega0 above the separatrix, a full turn in
              4 K(2 sqrt(g/l)/omega0) / omega0.  Passed (kept).
+  kept_housner  Housner's rocking block (models/rocking_block.nsm, b/h =
+             0.1 to 1, theta0 = 0.05 to 0.3 rad) by taylor, rk4 and adaptive:
+             after the first impact it rocks about the other corner with its
+             angular velocity times 1 - 3/2 sin^2 alpha, up to the tilt that
+             energy gives (within 1e-8 rad).  Passed (kept).
   kept_hertz  two equal masses through a penalty k p^n (n = 1 to 16, k =
              1e3 to 1e15 SI, closing at 1e-3 to 10 m/s), by taylor, rk4 and
              adaptive: the contact lasts 2 (p_max / v) sqrt(pi)
@@ -361,10 +366,34 @@ def case_kept_studies(tmp):
                   % (w, e, meth))
 
 
+def case_kept_housner(tmp):
+    """Housner's rocking block: after the first impact it rocks about the
+    other corner with omega times 1 - 3/2 sin^2 alpha, up to the tilt
+    energy gives."""
+    model = compiled(tmp, "rock", path=os.path.join(sys.argv[1], "models", "rocking_block.nsm"))
+    g = 9.81
+    for b, h, th in ((0.2, 0.5, 0.1), (0.1, 1.0, 0.05), (0.3, 0.3, 0.3)):
+        R, al = math.hypot(b, h), math.atan(b / h)
+        # about a corner I = 4/3 m R^2; from th at rest to 0, then Housner
+        wm = math.sqrt(2 * g * R * (math.cos(al - th) - math.cos(al)) / (4 / 3 * R * R))
+        wp = wm * (1 - 1.5 * math.sin(al) ** 2)
+        th1 = al - math.acos(math.cos(al) + (0.5 * 4 / 3 * R * R * wp * wp) / (g * R))
+        for meth in ("taylor", "rk4", "adaptive"):
+            r = model.run(method=meth, params={"b": b, "h": h, "theta0": th}, t_end=1.5, every=1e-4,
+                          **({"dt": 1e-5} if meth == "rk4" else {}))
+            ev = [float(e["t"]) for e in r.events if e["kind"] == "impact"]
+            check(len(ev) >= 2, "block b = %g, h = %g (%s): two impacts" % (b, h, meth))
+            low = min(p for t, p in zip(r.t, r["B.phi"]) if ev[0] < t < ev[1])
+            print("  b = %g, h = %g, theta0 = %g, %s -> first impact at %.9f s, then down to %.10f rad "
+                  "(Housner %.10f)" % (b, h, th, meth, ev[0], low, -th1))
+            check(abs(low + th1) <= 1e-8, "block b = %g, h = %g, theta0 = %g (%s): Housner's tilt"
+                  % (b, h, th, meth))
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_overflow": case_findings_overflow,
                    "findings_oddproduct": case_findings_oddproduct,
                    "findings_infmass": case_findings_infmass,
                    "findings_frame": case_findings_frame,
-                   "kept_pendulum": case_kept_pendulum, "kept_hertz": case_kept_hertz,
+                   "kept_pendulum": case_kept_pendulum, "kept_housner": case_kept_housner, "kept_hertz": case_kept_hertz,
                    "kept_studies": case_kept_studies}, "nsm-twentysixth-dyn-", case_arg=2))
