@@ -1418,7 +1418,7 @@ endforeach()
 # answer against a closed form or an exact invariant; each case under 20 s
 # in the normal build.
 foreach(case findings_overflow findings_oddproduct findings_infmass findings_frame
-             kept_pendulum kept_housner kept_hertz kept_studies)
+             kept_pendulum kept_housner kept_space kept_hertz kept_studies)
   add_test(NAME reliability/twentysixth_dyn_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysixth_pass_dyn_test.py
             ${NSM_SOURCE_DIR} ${case})

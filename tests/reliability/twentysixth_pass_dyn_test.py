@@ -57,6 +57,11 @@ Cases (each under 20 s in the normal build):
              after the first impact it rocks about the other corner with its
              angular velocity times 1 - 3/2 sin^2 alpha, up to the tilt that
              energy gives (within 1e-8 rad).  Passed (kept).
+  kept_space  free asymmetric bodies in space (inertias (0.3, 0.4, 0.5),
+             (1e-3, 1, 1.0005), (1, 1, 1.999) kg m^2; spun near the
+             intermediate axis too) by taylor, rk4 and adaptive: the world
+             angular momentum R(q) I w and the kinetic energy constant within
+             1e-10 over 10 s.  Passed (kept).
   kept_hertz  two equal masses through a penalty k p^n (n = 1 to 16, k =
              1e3 to 1e15 SI, closing at 1e-3 to 10 m/s), by taylor, rk4 and
              adaptive: the contact lasts 2 (p_max / v) sqrt(pi)
@@ -390,10 +395,61 @@ def case_kept_housner(tmp):
                   % (b, h, th, meth))
 
 
+TOP = '''model top3 "an asymmetric free body"
+param m = 2 kg
+param I1 = 0.3 kg*m^2
+param I2 = 0.4 kg*m^2
+param I3 = 0.5 kg*m^2
+param w1 = 0.01 rad/s
+param w2 = 5 rad/s
+param w3 = 0.01 rad/s
+rigid B: mass = m, inertia = (I1, I2, I3)
+init B.tilt = (1, 0, 0) * 0.3 rad, B.omega = (w1, w2, w3)
+simulate t_end = 10 s, dt = 0.1 ms
+output every 10 ms: B.w1, B.w2, B.w3, B.p0, B.p1, B.p2, B.p3
+'''
+
+
+def quat_rot(q):
+    """The rotation matrix of the unit quaternion q = (p0, p1, p2, p3)."""
+    a, b, c, d = q
+    return [[a * a + b * b - c * c - d * d, 2 * (b * c - a * d), 2 * (b * d + a * c)],
+            [2 * (b * c + a * d), a * a - b * b + c * c - d * d, 2 * (c * d - a * b)],
+            [2 * (b * d - a * c), 2 * (c * d + a * b), a * a - b * b - c * c + d * d]]
+
+
+def case_kept_space(tmp):
+    """Free bodies in space: the world angular momentum R I w and the
+    kinetic energy w.I w / 2 constant (near the intermediate axis too)."""
+    model = compiled(tmp, "top3", TOP)
+    for inert, w in (((0.3, 0.4, 0.5), (0.01, 5, 0.01)), ((1e-3, 1, 1.0005), (3, 0.2, 0.1)),
+                     ((0.3, 0.4, 0.5), (0, 0, 100)), ((1, 1, 1.999), (1, 2, 3))):
+        for meth in ("taylor", "rk4", "adaptive"):
+            r = model.run(method=meth, params={"I1": inert[0], "I2": inert[1], "I3": inert[2],
+                                               "w1": w[0], "w2": w[1], "w3": w[2]},
+                          **({"dt": 1e-5} if meth == "rk4" else {}))
+            ls, es = [], []
+            for i in range(len(r.t)):
+                q = [r["B.p%d" % k][i] for k in range(4)]
+                nq = math.sqrt(sum(x * x for x in q))
+                rm = quat_rot([x / nq for x in q])
+                om = [r["B.w1"][i], r["B.w2"][i], r["B.w3"][i]]
+                h = [inert[k] * om[k] for k in range(3)]
+                ls.append([sum(rm[a][k] * h[k] for k in range(3)) for a in range(3)])
+                es.append(0.5 * sum(h[k] * om[k] for k in range(3)))
+            n0 = math.sqrt(sum(x * x for x in ls[0]))
+            dl = max(math.sqrt(sum((x - y) ** 2 for x, y in zip(v, ls[0]))) for v in ls) / n0
+            de = max(abs(e - es[0]) for e in es) / es[0]
+            print("  inertia %r, omega %r, %s -> %d rows: angular momentum drifts %.2g, energy %.2g"
+                  % (inert, w, meth, len(r.t), dl, de))
+            check(dl <= 1e-10 and de <= 1e-10, "free body %r, %r (%s): momentum and energy" % (inert, w, meth))
+
+
 if __name__ == "__main__":
     sys.exit(main({"findings_overflow": case_findings_overflow,
                    "findings_oddproduct": case_findings_oddproduct,
                    "findings_infmass": case_findings_infmass,
                    "findings_frame": case_findings_frame,
-                   "kept_pendulum": case_kept_pendulum, "kept_housner": case_kept_housner, "kept_hertz": case_kept_hertz,
+                   "kept_pendulum": case_kept_pendulum, "kept_housner": case_kept_housner,
+                   "kept_space": case_kept_space, "kept_hertz": case_kept_hertz,
                    "kept_studies": case_kept_studies}, "nsm-twentysixth-dyn-", case_arg=2))
