@@ -75,8 +75,12 @@ static void show_line(Diag *d, SrcLoc loc)
     fputc('\n', d->out);
 }
 
+/* One diagnostic on d->out; none where d->out is NULL (a Diag that only
+ * counts, for a second look at an expression already reported on). */
 static void report(Diag *d, SrcLoc loc, const char *kind, const char *fmt, va_list ap)
 {
+    if (!d->out)
+        return;
     if (loc.line > 0)
         fprintf(d->out, "%s:%d:%d: %s: ", d->src->path, loc.line, loc.col, kind);
     else

@@ -1320,16 +1320,26 @@ static Dim factor_dim(const Node *n, Val v)
 
 /* v, or an error at n when v's number is 0 though it is the product,
  * quotient or power of the nonzero finite numbers of a and b: as a literal
- * below a double's range ("1e-320 nm"), "1e-200 m * 1e-200" would run as 0. */
+ * below a double's range ("1e-320 nm"), "1e-200 m * 1e-200" would run as 0.
+ * An operand that overflowed to infinity is refused where the result is
+ * finite: "1 m / (1e200*1e200)" is 1e-400 m, and ran as 0 as well. */
 static Val num_kept(Sema *s, const Node *n, Val v, Val a, Val b)
 {
-    if (!v.ok || !v.has_num || v.num != 0 || !a.has_num || !b.has_num || a.num == 0 ||
-        b.num == 0 || !isfinite(a.num) || !isfinite(b.num))
+    if (!v.ok || !v.has_num || !a.has_num || !b.has_num)
+        return v;
+    const char *what = n->op == '*' ? "product" : n->op == '/' ? "quotient" : "power";
+    if (isfinite(v.num) && (isinf(a.num) || isinf(b.num))) {
+        diag_error(s->diag, n->loc, "number out of range: an operand of this %s is above the "
+                   "range of a double (it overflowed to %s), so its value (%s) would be taken "
+                   "for one it is not (the largest double is 1.8e308)", what,
+                   isinf(a.num) ? num_text(s, a.num) : num_text(s, b.num), num_text(s, v.num));
+        return bad();
+    }
+    if (v.num != 0 || a.num == 0 || b.num == 0 || !isfinite(a.num) || !isfinite(b.num))
         return v;
     diag_error(s->diag, n->loc, "number out of range: this %s of nonzero numbers (%s and %s) is "
                "below the range of a double and would be taken as 0 (nonzero doubles are at "
-               "least 4.9e-324 in magnitude)", n->op == '*' ? "product" : n->op == '/' ?
-               "quotient" : "power", num_text(s, a.num), num_text(s, b.num));
+               "least 4.9e-324 in magnitude)", what, num_text(s, a.num), num_text(s, b.num));
     return bad();
 }
 
@@ -3297,6 +3307,79 @@ static int gap_flat_power(Sema *s, const Expr *g, Gap *gap)
     return 0;
 }
 
+/* A factor of a gap's written product: its expression and its total power. */
+typedef struct GapFactor {
+    const Expr *e;
+    double p;
+} GapFactor;
+
+#define GAP_FACTORS 64
+
+/* Adds the factor n, raised to sign times its written constant power, to
+ * f (nf of them): an expression met again, or its negative, adds to the
+ * power it has.  False where the product has too many factors to look at. */
+static bool gap_factor_add(Sema *s, const Node *n, double sign, GapFactor *f, int *nf)
+{
+    double p = 1;
+    const Node *base = n;
+    if (n->kind == N_BIN && n->op == '^') {
+        Val ev = conv(s, n->b, CX_POS | CX_TIME);
+        if (ev.ok && const_exponent(s, ev.e, &p))
+            base = n->a;
+        else
+            p = 1;
+    }
+    Val v = conv(s, base, CX_POS | CX_TIME);
+    if (!v.ok)
+        return false;
+    for (int i = 0; i < *nf; i++)
+        if (f[i].e == v.e || f[i].e == expr_neg(s->ex, v.e)) {
+            f[i].p += sign * p;
+            return true;
+        }
+    if (*nf == GAP_FACTORS)
+        return false;
+    f[*nf].e = v.e;
+    f[(*nf)++].p = sign * p;
+    return true;
+}
+
+/* Collects the factors of the product n is written as (through '*', '/'
+ * and unary minus), each once with its total power. */
+static bool gap_factors(Sema *s, const Node *n, double sign, GapFactor *f, int *nf)
+{
+    if (n->kind == N_NEG)
+        return gap_factors(s, n->a, sign, f, nf);
+    if (n->kind == N_BIN && (n->op == '*' || n->op == '/'))
+        return gap_factors(s, n->a, sign, f, nf) &&
+               gap_factors(s, n->b, n->op == '/' ? -sign : sign, f, nf);
+    return gap_factor_add(s, n, sign, f, nf);
+}
+
+/* The odd power (3, 5, ...) of an expression of the positions that the
+ * side n of a gap (the other side 0) is written as a product of, or 0.
+ * The expressions gap_flat_power reads are simplified: a product of sums
+ * is distributed into a sum, so l*(P.phi + 0.2)*(P.phi + 0.2)*(P.phi +
+ * 0.2) compiled, a cube as flat as l*(P.phi + 0.2)^3.  Each written factor
+ * is converted again with a Diag that only counts (it was reported on
+ * already). */
+static int gap_written_power(Sema *s, const Node *n)
+{
+    GapFactor f[GAP_FACTORS];
+    int nf = 0;
+    Diag *saved = s->diag, mute = *s->diag;
+    mute.out = NULL;
+    s->diag = &mute;
+    bool ok = gap_factors(s, n, 1, f, &nf);
+    s->diag = saved;
+    for (int i = 0; ok && i < nf; i++) {
+        double p = f[i].p;
+        if (expr_has_kind(f[i].e, EX_VAR) && p >= 3 && p == floor(p) && fmod(p, 2) == 1)
+            return (int)p;
+    }
+    return 0;
+}
+
 static void stmt_gap(Sema *s, const Stmt *st)
 {
     const char *name = NULL;
@@ -3315,6 +3398,10 @@ static void stmt_gap(Sema *s, const Stmt *st)
     Expr *g = c->op == CMP_GE ? expr_sub(s->ex, a.e, b.e) : expr_sub(s->ex, b.e, a.e);
     Gap gap = {0};
     int flat = gap_flat_power(s, g, &gap);
+    if (!flat && expr_is_zero(b.e))
+        flat = gap_written_power(s, c->a);
+    if (!flat && expr_is_zero(a.e))
+        flat = gap_written_power(s, c->b);
     if (flat) {
         diag_error(s->diag, c->loc, "gap '%s' is an odd power (%d) of an expression of the "
                    "positions: it changes sign with zero slope where that expression is 0, and "

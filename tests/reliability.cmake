@@ -1423,3 +1423,16 @@ foreach(case stdoutcsv lyapevery oddset fnunder jobs pyunits)
   set_tests_properties(reliability/left27_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-sixth hostile pass on the smooth and nonlinear dynamics and the
+# studies' numbers (tests/reliability/twentysixth_pass_dyn_test.py): each
+# answer against a closed form or an exact invariant; each case under 20 s
+# in the normal build.
+foreach(case findings_overflow findings_oddproduct findings_infmass findings_frame
+             kept_pendulum kept_housner kept_space kept_hertz kept_studies)
+  add_test(NAME reliability/twentysixth_dyn_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysixth_pass_dyn_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentysixth_dyn_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -541,6 +541,17 @@ int nsm_sim_reset(nsm_sim *s)
             s->failed = NSM_EMODEL;
             return NSM_EMODEL;
         }
+        if (!isfinite(s->num.mass[i])) {
+            /* parameters set at run time that overflow a mass (m0*a*a, a =
+             * 1e200): nsmc refuses an infinite mass in the source, and the
+             * run went on with it, its energies not a number, exit 0 */
+            rt_text_printf(s->msg, sizeof s->msg, "the mass (or inertia) of '%s' is not finite "
+                            "(%.6g): its parameters' values overflow a double (the largest is "
+                            "%.3g)", m->body_names ? m->body_names[i] : "?", s->num.mass[i],
+                            DBL_MAX);
+            s->failed = NSM_EMODEL;
+            return NSM_EMODEL;
+        }
         s->mass_inv[i] = 1 / s->num.mass[i];
         if (!isfinite(s->mass_inv[i])) {
             /* a subnormal mass (--set m1=1e-320): its inverse overflows and
