@@ -1866,6 +1866,21 @@ static void run_gone_said(const char *traj, const char *ev)
             both ? "are" : "is");
 }
 
+/* Says that the run's trajectory or events (traj, ev) were replaced by
+ * another file under their names while the simulator ran, as its report
+ * says ("result-replaced trajectory|events"): `mv other.csv
+ * D/trajectory.csv` mid-run summarised the other file as the run
+ * ("samples: 1", exit 0).  Nothing is summarised or drawn. */
+static void run_replaced_said(const char *report, const char *traj, const char *ev)
+{
+    int t = strstr(report, "result-replaced trajectory") != NULL;
+    int e = strstr(report, "result-replaced events") != NULL;
+    fprintf(stderr, "nsmc: error: %s%s%s %s replaced by another file while the simulator ran "
+            "(it ended well): what it wrote there is gone; the run is not summarised and no "
+            "figures are drawn (an earlier run's figures there were removed)\n",
+            t ? traj : "", t && e ? " and " : "", e ? ev : "", t && e ? "were" : "was");
+}
+
 /* Says that the run's trajectory or events (traj, ev) went into what
  * cannot be read back (run_result_unread): nothing is summarised or
  * drawn, and an earlier run's figures were removed. */
@@ -2368,6 +2383,11 @@ static int run(const RunOptions *o, Arena *a)
     for (int i = 0; i < o->nextra; i++)
         if (!strcmp(o->extra[i], "--help") || !strcmp(o->extra[i], "-h"))
             return rc;              /* the simulator printed its help, ran nothing */
+    if (strstr(report, "result-replaced")) {
+        remove_old_plots(dir, a, o->animate);
+        run_replaced_said(report, traj, ev);
+        return 1;
+    }
     if (rc == 0 && (run_result_gone(traj) || run_result_gone(ev))) {
         remove_old_plots(dir, a, o->animate);
         run_gone_said(traj, ev);

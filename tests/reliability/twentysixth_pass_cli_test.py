@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""The twenty-sixth hostile pass over the nsmc programs (issue #29,
+docs/fuzzing.md): results replaced under their names while a run ran,
+sweep and basin grids finer than 15 digits, the C compiler named by CC,
+the stale animation temporaries, one-point basin axes, cache links,
+output folders and signals.
+
+    tests/reliability/twentysixth_pass_cli_test.py NSMC SIM SOURCE_DIR CASE
+
+SIM is the bouncing ball's simulator.
+Cases (each under 20 s in the normal build):
+  findings_replaced  `mv other.csv D/trajectory.csv` (or D/events.csv)
+             while `nsmc run` ran: the other file was summarised as the
+             run ("samples: 1", "energy balance error: 0"), exit 0, and an
+             earlier run's figures left; a simulator's `--plot P` with
+             P/events.csv so replaced drew the figures from the other
+             file, exit 0.  Now the simulator reports the name that no
+             longer gives the file it wrote: "... was replaced by another
+             file while the simulator ran", nothing summarised or drawn,
+             the earlier figures removed, exit 1.
+  findings_finegrid  `nsmc sweep --param e=0.8:0.8000000000000003:3` swept
+             0.8 three times (each grid value rounded to 15 digits), its
+             STOP never run, exit 0; a basin's M.x=-1:-1.0000000000000004:2
+             likewise ran one column twice.  Now a value is rounded to 15
+             digits only when that moves it by under a millionth of the
+             step; a grid whose neighbours are one double is refused.
+  kept_cc    CC giving a script, an object file, a program with no entry
+             symbol: refused or run whole, never a cached non-program run
+             as nsm's simulator (passed: kept as a regression check).
+  kept_stale .anim-PID.gif names in a GIF's folder: a dead process's one is
+             removed by the next animation; a live process's, a name with
+             other text, a folder of that name and a link are left (passed).
+  kept_cache cache entries replaced by links, a cache folder that is a
+             link of ours, a damaged checksum: rebuilt or used, never a
+             link's target run (passed).
+  kept_signals  SIGTERM/SIGINT/SIGHUP at random moments of `nsmc sweep`
+             and `nsmc run --animate` in a folder holding an earlier run:
+             exit 128 + N or 0, whole lines, no lock or temporary left
+             (passed).
+Each input and its outcome is printed.  Exits 1 on the first failure.
+"""
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from passlib import (SANITIZED, check, env_for, has_bytes, main, stop_after,  # noqa: E402
+                     wait_until, whole_figure, whole_lines)
+
+NSMC = os.path.abspath(sys.argv[1])
+SIM = os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])
+SLOW = 4 if SANITIZED else 1
+BALL = os.path.join(SRC, "models", "bouncing_ball.nsm")
+FIO = os.path.join(SRC, "models", "forced_impact_oscillator.nsm")
+FIGURES = ("plot.png", "plot.svg", "plot.gp", "plot.log")
+OTHER = "t [s],B.x [m]\n0,1\n"
+
+
+def nsmc(tmp, args, env=None, timeout=120):
+    """Runs nsmc with args in tmp (its own cache, env's variables added);
+    the CompletedProcess, printed with its outcome."""
+    full = env_for(tmp)
+    full.update(env or {})
+    p = subprocess.run([NSMC] + args, cwd=tmp, env=full, capture_output=True, text=True,
+                       errors="replace", timeout=timeout * SLOW)
+    last = p.stderr.strip().splitlines()[-1][:150] if p.stderr.strip() else ""
+    print("  %snsmc %s -> %d  %s" % ("".join("%s=%r " % kv for kv in (env or {}).items()),
+                                    " ".join(repr(a) if " " in a or "\n" in a else a
+                                             for a in args), p.returncode, last))
+    return p
+
+
+def names(folder):
+    """The sorted names in folder, or None when it is not there."""
+    return sorted(os.listdir(folder)) if os.path.isdir(folder) else None
+
+
+def replace_with_other(tmp, path):
+    """Moves a small CSV of another run over path (rename: a new file)."""
+    other = os.path.join(tmp, "other.csv")
+    with open(other, "w") as f:
+        f.write(OTHER)
+    os.rename(other, path)
+
+
+# ---- findings_replaced ------------------------------------------------------
+
+def case_replaced(tmp):
+    """A result replaced under its name mid-run: said, nothing summarised."""
+    d = os.path.join(tmp, "D")
+    for name in ("trajectory.csv", "events.csv"):
+        p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q", "--", "--t-end", "20"])
+        check(p.returncode == 0 and all(os.path.isfile(os.path.join(d, f)) for f in FIGURES),
+              "an earlier run's figures in D")
+        pr = subprocess.Popen([NSMC, "run", BALL, "--out-dir", "D", "--", "--t-end", "600",
+                               "--dt", "1e-4", "--every", "1"], cwd=tmp, env=env_for(tmp),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              errors="replace")
+        ok = wait_until(pr, lambda: os.path.exists(os.path.join(d, ".nsm-run.lock")) and
+                        has_bytes(os.path.join(d, "trajectory.csv"))() and
+                        os.path.getmtime(os.path.join(d, "trajectory.csv")) >
+                        os.path.getmtime(os.path.join(d, "plot.png")), 30 * SLOW)
+        check(ok and pr.poll() is None, "nsmc run: running when %s is replaced" % name)
+        replace_with_other(tmp, os.path.join(d, name))
+        out, err = pr.communicate(timeout=180 * SLOW)
+        print("  nsmc run --out-dir D, mv other.csv D/%s mid-run -> %d  %s; D: %s"
+              % (name, pr.returncode, err.strip().splitlines()[-1][:160], names(d)))
+        check(pr.returncode == 1, "%s replaced: exit 1 (was 0)" % name)
+        check("D/%s was replaced by another file while the simulator ran" % name in err,
+              "%s replaced: said, naming it" % name)
+        check("samples:" not in out and "energy balance" not in out,
+              "%s replaced: nothing summarised (the other file was)" % name)
+        check(not any(os.path.exists(os.path.join(d, f)) for f in FIGURES),
+              "%s replaced: the earlier figures removed, none drawn" % name)
+        check(open(os.path.join(d, name)).read() == OTHER, "the other file left as it is")
+    # the simulator's own --plot
+    p3 = os.path.join(tmp, "P")
+    pr = subprocess.Popen([SIM, "--t-end", "600", "--dt", "1e-4", "--every", "1", "--plot",
+                           "P"], cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, errors="replace")
+    ok = wait_until(pr, has_bytes(os.path.join(p3, "events.csv")), 30 * SLOW)
+    check(ok and pr.poll() is None, "sim --plot P: running when its event log is replaced")
+    replace_with_other(tmp, os.path.join(p3, "events.csv"))
+    err = pr.communicate(timeout=180 * SLOW)[1]
+    print("  sim --plot P, mv other.csv P/events.csv mid-run -> %d  %s; P: %s"
+          % (pr.returncode, err.strip().splitlines()[0][:160], names(p3)))
+    check(pr.returncode == 1 and "no plot: 'P/events.csv' was replaced by another file" in err,
+          "sim --plot: the event log replaced, no plot, said, exit 1 (was 0, drawn)")
+    check(not os.path.exists(os.path.join(p3, "plot.png")), "no figure of the other file")
+    # a result not replaced (rewritten in place, or a hard link made): summarised
+    p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q", "--", "--t-end", "20"])
+    check(p.returncode == 0, "a run left alone: exit 0", p)
+
+
+# ---- findings_finegrid ------------------------------------------------------
+
+def summary_values(path):
+    """The first column of a sweep's summary.csv, as floats."""
+    rows = open(path).read().splitlines()[1:]
+    return [float(r.split(",")[0]) for r in rows]
+
+
+def case_finegrid(tmp):
+    """Grids finer than 15 digits: every value swept, or refused."""
+    sweep = ["--section", "period:2*pi/omega", "--transient", "10", "--record", "3"]
+    lo, hi = 0.8, float("0.8000000000000003")
+    p = nsmc(tmp, ["sweep", FIO, "--param", "e=0.8:0.8000000000000003:3", "--out-dir", "W"]
+             + sweep)
+    check(p.returncode == 0, "e=0.8:0.8000000000000003:3: exit 0", p)
+    vals = summary_values(os.path.join(tmp, "W", "summary.csv"))
+    print("    swept: %r" % vals)
+    check(len(set(vals)) == 3 and vals[0] == lo and vals[-1] == hi,
+          "three different values swept, from START to STOP exactly (was 0.8 thrice)")
+    check(vals[0] < vals[1] < vals[2], "in order")
+    # a grid whose neighbours are one double: refused, nothing run
+    p = nsmc(tmp, ["sweep", FIO, "--param", "e=0.8:0.8000000000000001:5", "--out-dir", "W2"]
+             + sweep)
+    check(p.returncode == 1 and "closer than a double can tell apart" in p.stderr and
+          not os.path.exists(os.path.join(tmp, "W2")), "five points within one ulp: refused", p)
+    # usual grids keep their 15-digit values
+    for spec, want in (("e=0.1:0.3:3", [0.1, 0.2, 0.3]), ("e=0.5:0.9:5", [0.5, 0.6, 0.7, 0.8, 0.9]),
+                       ("e=0.8:0.8:2", [0.8, 0.8])):
+        p = nsmc(tmp, ["sweep", FIO, "--param", spec, "--out-dir", "W3"] + sweep)
+        vals = summary_values(os.path.join(tmp, "W3", "summary.csv"))
+        check(p.returncode == 0 and vals == want, "%s: the values %r" % (spec, want), p)
+    # a basin axis one double apart: two columns
+    p = nsmc(tmp, ["sweep", FIO, "--basin", "M.x=-1:-1.0000000000000004:2", "--basin",
+                   "M.v=0:1:2", "--section", "period:2*pi/omega", "--out-dir", "B"])
+    check(p.returncode == 0, "basin M.x=-1:-1.0000000000000004:2: exit 0", p)
+    xs = sorted(set(summary_values(os.path.join(tmp, "B", "basins.csv"))))
+    print("    basin columns: %r" % xs)
+    check(xs == [float("-1.0000000000000004"), -1.0], "both columns run (was -1 twice)")
+
+
+CASES = {"findings_replaced": case_replaced, "findings_finegrid": case_finegrid}
+
+if __name__ == "__main__":
+    sys.exit(main(CASES, "nsm26cli-", case_arg=4))
