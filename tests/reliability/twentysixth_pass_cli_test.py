@@ -24,6 +24,14 @@ Cases (each under 20 s in the normal build):
              likewise ran one column twice.  Now a value is rounded to 15
              digits only when that moves it by under a millionth of the
              step; a grid whose neighbours are one double is refused.
+  findings_stale  names that only look like a killed run's temporary, in
+             the folder of a GIF or of --plot's figures: `.anim-0123.gif`
+             (a leading 0), `.anim-2147483648.gif` (beyond any process
+             id), a link named `.anim-PID.gif` (the link removed), another
+             user's file, `plot.png.tmp0123`: all removed by the next
+             drawing as stale temporaries (silent).  Now only a regular
+             file of ours whose name holds a process id as a program
+             writes its own, of a process that has ended, is removed.
   kept_cc    CC giving a script, an object file, a program with no entry
              symbol: refused or run whole, never a cached non-program run
              as nsm's simulator (passed: kept as a regression check).
@@ -176,7 +184,75 @@ def case_finegrid(tmp):
     check(xs == [float("-1.0000000000000004"), -1.0], "both columns run (was -1 twice)")
 
 
-CASES = {"findings_replaced": case_replaced, "findings_finegrid": case_finegrid}
+# ---- findings_stale ---------------------------------------------------------
+
+def dead_pid():
+    """The id of a process that has ended."""
+    pr = subprocess.Popen(["true"])
+    pr.wait()
+    return pr.pid
+
+
+def case_stale(tmp):
+    """Only a killed run's own temporaries are removed by the next drawing."""
+    a = os.path.join(tmp, "A")
+    os.mkdir(a)
+    live = subprocess.Popen(["sleep", "60"])
+    d1, d2, d3 = dead_pid(), dead_pid(), dead_pid()
+    gone = [".anim-%d.gif" % d1]                       # a killed run's: removed
+    kept = [".anim-%d.gif" % live.pid,                 # a live process's
+            ".anim-0%d.gif" % d1,                      # no program writes a leading 0
+            ".anim-2147483648.gif",                    # beyond any process id
+            ".anim-%dx.gif" % d1, "x.anim-%d.gif" % d1, ".anim-%d.gif.gif" % d1]
+    for n in gone + kept:
+        with open(os.path.join(a, n), "w") as f:
+            f.write("mine\n")
+    with open(os.path.join(tmp, "target"), "w") as f:
+        f.write("target\n")
+    os.symlink(os.path.join(tmp, "target"), os.path.join(a, ".anim-%d.gif" % d2))
+    kept.append(".anim-%d.gif" % d2)                   # a link, not a temporary
+    os.mkdir(os.path.join(a, ".anim-%d.gif" % d3))
+    kept.append(".anim-%d.gif" % d3)                   # a folder
+    if os.geteuid() == 0:                              # another user's file
+        d4 = dead_pid()
+        other = os.path.join(a, ".anim-%d.gif" % d4)
+        with open(other, "w") as f:
+            f.write("theirs\n")
+        os.chown(other, 4242, 4242)
+        kept.append(".anim-%d.gif" % d4)
+    try:
+        p = subprocess.run([SIM, "--t-end", "2", "--animate", "A/x.gif", "--frames", "5",
+                            "--out", "/dev/null", "--events", "/dev/null"], cwd=tmp,
+                           capture_output=True, text=True, errors="replace", timeout=60 * SLOW)
+    finally:
+        live.kill()
+        live.wait()
+    left = names(a)
+    print("  sim --animate A/x.gif over %s -> %d; A: %s" % (gone + kept, p.returncode, left))
+    check(p.returncode == 0 and "x.gif" in left, "the animation drawn", p)
+    check(all(n not in left for n in gone), "a killed run's .anim-PID.gif removed")
+    for n in kept:
+        check(n in left, "%s left alone" % n)
+    check(open(os.path.join(tmp, "target")).read() == "target\n", "the link's target untouched")
+    # the figures' NAME.tmpPID alike
+    p3 = os.path.join(tmp, "P")
+    os.mkdir(p3)
+    gone, kept = ["plot.png.tmp%d" % d1], ["plot.png.tmp0%d" % d1, "plot.svg.tmp%d" % d2]
+    for n in gone + kept[:1]:
+        with open(os.path.join(p3, n), "w") as f:
+            f.write("mine\n")
+    os.symlink(os.path.join(tmp, "target"), os.path.join(p3, kept[1]))
+    p = subprocess.run([SIM, "--t-end", "2", "--plot", "P"], cwd=tmp, capture_output=True,
+                       text=True, errors="replace", timeout=60 * SLOW)
+    left = names(p3)
+    print("  sim --plot P over %s -> %d; P: %s" % (gone + kept, p.returncode, left))
+    check(p.returncode == 0 and "plot.png" in left, "the figures drawn", p)
+    check(gone[0] not in left and all(n in left for n in kept),
+          "a killed run's plot.png.tmpPID removed, a leading 0 and a link left")
+
+
+CASES = {"findings_replaced": case_replaced, "findings_finegrid": case_finegrid,
+         "findings_stale": case_stale}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm26cli-", case_arg=4))
