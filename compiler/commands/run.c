@@ -1866,6 +1866,25 @@ static void run_gone_said(const char *traj, const char *ev)
             both ? "are" : "is");
 }
 
+/* The program bin exited 0 without opening its results, which nsm's
+ * simulator reports (NSM_REPORT_FD, "outputs-open") before it runs: not a
+ * simulator made from the model (CC gave a script or a program of its
+ * own).  It was said to have had its trajectory and events "removed or
+ * renamed while the simulator ran".  Says so; returns the exit status. */
+static int run_not_simulator(const char *bin)
+{
+    if (!cc_default()) {
+        fprintf(stderr, "nsmc: error: the program '%s' that the C compiler named by CC ('%s') "
+                "made exited 0 without running the model (it opened none of its results): it "
+                "is not a simulator made from the generated C; give a C compiler that compiles "
+                "and links it, or unset CC\n", bin, getenv("CC"));
+        return 1;
+    }
+    fprintf(stderr, "nsmc: internal error: the simulator '%s' exited 0 without running the "
+            "model (it opened none of its results); please report this\n", bin);
+    return 2;
+}
+
 /* Says that the run's trajectory or events (traj, ev) were replaced by
  * another file under their names while the simulator ran, as its report
  * says ("result-replaced trajectory|events"): `mv other.csv
@@ -2383,6 +2402,8 @@ static int run(const RunOptions *o, Arena *a)
     for (int i = 0; i < o->nextra; i++)
         if (!strcmp(o->extra[i], "--help") || !strcmp(o->extra[i], "-h"))
             return rc;              /* the simulator printed its help, ran nothing */
+    if (rc == 0 && !strstr(report, "outputs-open"))
+        return run_not_simulator(bin);
     if (strstr(report, "result-replaced")) {
         remove_old_plots(dir, a, o->animate);
         run_replaced_said(report, traj, ev);

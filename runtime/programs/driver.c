@@ -2602,6 +2602,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return orc;
     }
+    report_to_parent("outputs-open\n");     /* nsmc run: this is a simulator that ran */
     if (plot_dir)
         remove_old_plots(plot_dir);
     d.stdout_csv = (out_path && !strcmp(out_path, "-")) || (ev_path && !strcmp(ev_path, "-")) ||

@@ -32,6 +32,13 @@ Cases (each under 20 s in the normal build):
              drawing as stale temporaries (silent).  Now only a regular
              file of ours whose name holds a process id as a program
              writes its own, of a process that has ended, is removed.
+  findings_ccprogram  CC making a script, or a program of its own, that
+             exits 0 without doing anything: cached, run, and said to have
+             had its trajectory and events "removed or renamed while the
+             simulator ran" (a false cause), exit 1, at every run.  Now the
+             simulator reports it opened its results; a program that exits
+             0 without that report is said not to be a simulator made from
+             the generated C, naming CC, exit 1.
   kept_cc    CC giving a script, an object file, a program with no entry
              symbol: refused or run whole, never a cached non-program run
              as nsm's simulator (passed: kept as a regression check).
@@ -251,8 +258,41 @@ def case_stale(tmp):
           "a killed run's plot.png.tmpPID removed, a leading 0 and a link left")
 
 
+# ---- findings_ccprogram -----------------------------------------------------
+
+CC_SCRIPT = """#!/bin/sh
+# a "compiler" writing a script that exits 0 where the program was asked for
+while [ $# -gt 0 ]; do case "$1" in -o) out="$2"; shift;; esac; shift; done
+printf '#!/bin/sh\\nexit 0\\n' > "$out" && chmod 700 "$out"
+"""
+CC_NOTHING = """#!/bin/sh
+# a "compiler" linking a program of its own that does nothing
+while [ $# -gt 0 ]; do case "$1" in -o) out="$2"; shift;; esac; shift; done
+printf 'int main(void) { return 0; }\\n' > "$out.c" && cc -o "$out" "$out.c"; rc=$?
+rm -f "$out.c"; exit $rc
+"""
+
+
+def case_ccprogram(tmp):
+    """A program from CC that exits 0 without running: said as such."""
+    for name, text in (("ccscript", CC_SCRIPT), ("ccnothing", CC_NOTHING)):
+        cc = os.path.join(tmp, name)
+        with open(cc, "w") as f:
+            f.write(text)
+        os.chmod(cc, 0o755)
+        for k in range(2):      # built, then taken from the cache
+            p = nsmc(tmp, ["run", BALL, "--out-dir", "D"], env={"CC": cc})
+            check(p.returncode == 1 and "exited 0 without running the model" in p.stderr and
+                  "CC ('%s')" % cc in p.stderr, "CC=%s (run %d): said, exit 1" % (name, k + 1), p)
+            check("removed or renamed" not in p.stderr,
+                  "CC=%s: not said to be results removed mid-run (they were)" % name)
+            check(not os.path.exists(os.path.join(tmp, "D")), "CC=%s: no folder left" % name)
+    p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q"])
+    check(p.returncode == 0, "without CC: the run", p)
+
+
 CASES = {"findings_replaced": case_replaced, "findings_finegrid": case_finegrid,
-         "findings_stale": case_stale}
+         "findings_stale": case_stale, "findings_ccprogram": case_ccprogram}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm26cli-", case_arg=4))
