@@ -1926,6 +1926,15 @@ static int run_outcome(int rc, int sig, const char *report, const char *bin, con
                 "not summarised\n", sig_text(sig), dir);
         return 128 + sig;
     }
+    if (rc < 0 && sig && !cc_default() && !strstr(report, "outputs-open")) {
+        /* CC='cc -shared -fPIC -Wl,-e,main': a library with an entry point,
+         * cached and run, "internal error ... died of signal 11" each time */
+        fprintf(stderr, "nsmc: error: the program '%s' that the C compiler named by CC ('%s') "
+                "made died of signal %d (%s) before it ran the model: it is not a simulator "
+                "made from the generated C; give a C compiler and flags that compile and link "
+                "it, or unset CC\n", bin, getenv("CC"), sig, strsignal(sig));
+        return 1;
+    }
     if (rc < 0 && sig) {
         fprintf(stderr, "nsmc: internal error: the simulator %s died of signal %d (%s)\n", bin,
                 sig, strsignal(sig));

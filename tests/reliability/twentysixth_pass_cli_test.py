@@ -38,7 +38,11 @@ Cases (each under 20 s in the normal build):
              simulator ran" (a false cause), exit 1, at every run.  Now the
              simulator reports it opened its results; a program that exits
              0 without that report is said not to be a simulator made from
-             the generated C, naming CC, exit 1.
+             the generated C, naming CC, exit 1.  CC='cc -shared -fPIC
+             -Wl,-e,main' (a library with an entry point) was cached and
+             died of SIGSEGV, said as nsm's "internal error", exit 2, at
+             every run; a program from CC that dies of a signal before it
+             opens its results is now said to be CC's, exit 1.
   kept_cc    CC giving a script, an object file, a program with no entry
              symbol: refused or run whole, never a cached non-program run
              as nsm's simulator (passed: kept as a regression check).
@@ -287,6 +291,14 @@ def case_ccprogram(tmp):
             check("removed or renamed" not in p.stderr,
                   "CC=%s: not said to be results removed mid-run (they were)" % name)
             check(not os.path.exists(os.path.join(tmp, "D")), "CC=%s: no folder left" % name)
+    # a shared library with an entry point: it dies of SIGSEGV before it runs
+    for k in range(2):
+        p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q"],
+                 env={"CC": "cc -shared -fPIC -Wl,-e,main"})
+        check(p.returncode == 1 and "before it ran the model" in p.stderr and
+              "internal error" not in p.stderr,
+              "CC='cc -shared -fPIC -Wl,-e,main' (run %d): the program CC made named, exit 1 "
+              "(was nsm's 'internal error', exit 2)" % (k + 1), p)
     p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q"])
     check(p.returncode == 0, "without CC: the run", p)
 
