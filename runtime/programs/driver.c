@@ -2080,6 +2080,19 @@ static int lyap_write(const char *path, int n, const double *lambda)
     return e ? -1 : 0;
 }
 
+/* Whether the output path, not "-", names the file standard output writes
+** to (`--out /dev/stdout`, /proc/self/fd/1, or the file stdout was sent
+** to): its CSV then goes to stdout as with "-".  The event table went to
+** stdout beside it: `sim --out /dev/stdout > f.csv` wrote the table over
+** the CSV's first rows (two descriptions, two offsets), and a pipe read
+** the table's lines among the rows. */
+static int path_is_stdout(const char *path)
+{
+    struct stat a, b;
+    return path && strcmp(path, "-") != 0 && stat(path, &a) == 0 && fstat(1, &b) == 0 &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /* The program: parse options, run, write CSV, report.  Returns the exit
 ** status. */
 /* Room for the options that take a value (nsm_main's table). */
@@ -2607,7 +2620,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         remove_old_plots(plot_dir);
     d.stdout_csv = (out_path && !strcmp(out_path, "-")) || (ev_path && !strcmp(ev_path, "-")) ||
                    (stats_path && !strcmp(stats_path, "-")) || (sec_spec && !strcmp(sec_path, "-")) ||
-                   (lyap && !strcmp(lyap_path, "-"));
+                   (lyap && !strcmp(lyap_path, "-")) || path_is_stdout(out_path) ||
+                   path_is_stdout(ev_path) || path_is_stdout(stats_path) ||
+                   (sec_spec && path_is_stdout(sec_path)) || (lyap && path_is_stdout(lyap_path));
     d.table = table && !d.stdout_csv;
     sink_printf(&d.out, "t [s]");
     for (int k = 0; k < m->n_outputs; k++) {

@@ -43,6 +43,13 @@ Cases (each under 20 s in the normal build):
              died of SIGSEGV, said as nsm's "internal error", exit 2, at
              every run; a program from CC that dies of a signal before it
              opens its results is now said to be CC's, exit 1.
+  findings_devstdout  a simulator's `--out /dev/stdout > f.csv` (or
+             /proc/self/fd/1, or the very file stdout goes to): the event
+             table, written to stdout through another description, wrote
+             over the CSV's first rows (a file beginning with the table
+             and a broken row, exit 0, silent); `--summary` appended its
+             audit.  Now an output naming stdout's file counts as "-":
+             no table, the audit on stderr.
   kept_cc    CC giving a script, an object file, a program with no entry
              symbol: refused or run whole, never a cached non-program run
              as nsm's simulator (passed: kept as a regression check).
@@ -303,7 +310,46 @@ def case_ccprogram(tmp):
     check(p.returncode == 0, "without CC: the run", p)
 
 
-CASES = {"findings_replaced": case_replaced, "findings_finegrid": case_finegrid,
+# ---- findings_devstdout -----------------------------------------------------
+
+def case_devstdout(tmp):
+    """An output named by stdout's own file: the CSV whole, no table in it."""
+    import math
+    g, e = 9.81, 0.9
+    t1 = math.sqrt(2 * 1.0 / g)                      # the first impact, from 1 m
+    t2 = t1 + 2 * e * math.sqrt(2 * g * 1.0) / g     # the second
+    for opt, path in (("--out", "/dev/stdout"), ("--out", "/proc/self/fd/1"),
+                      ("--events", "/dev/stdout"), ("--out", "same.csv")):
+        f = os.path.join(tmp, "same.csv")
+        other = "--events" if opt == "--out" else "--out"
+        with open(f, "w") as fo:
+            p = subprocess.run([SIM, "--t-end", "2", opt, path, other, "x.csv", "--summary"],
+                               cwd=tmp, stdout=fo, stderr=subprocess.PIPE, text=True,
+                               errors="replace", timeout=60 * SLOW)
+        lines = open(f).read().splitlines()
+        print("  sim --t-end 2 %s %s --summary > same.csv -> %d; %d lines, first %r"
+              % (opt, path, p.returncode, len(lines), lines[0][:60] if lines else ""))
+        check(p.returncode == 0, "%s %s: exit 0" % (opt, path), p)
+        check(lines != [], "%s %s: something written" % (opt, path))
+        rows = [ln.split(",") for ln in lines[1:]]
+        if opt == "--out":
+            check(lines[0].startswith("t [s],B.x [m]"), "%s: the CSV's header first (the "
+                  "event table was written over it)" % path)
+            whole_lines(f)
+            times = [float(r[0]) for r in rows]
+            check(len(times) == 201 and all(abs(t - 0.01 * k) < 1e-9 for k, t in
+                                            enumerate(times)),
+                  "%s: rows at 0, 0.01, ..., 2 s and nothing else" % path)
+        else:
+            check(lines[0].startswith("t,kind,contact"), "the event log's header first")
+            whole_lines(f)
+            check(len(rows) == 3 and abs(float(rows[0][0]) - t1) < 1e-9 and
+                  abs(float(rows[1][0]) - t2) < 1e-9, "three impacts, at the closed form's "
+                  "times %.12g and %.12g" % (t1, t2))
+        check("impacts" in p.stderr, "the --summary audit on stderr, beside a CSV on stdout")
+
+
+CASES = {"findings_devstdout": case_devstdout, "findings_replaced": case_replaced, "findings_finegrid": case_finegrid,
          "findings_stale": case_stale, "findings_ccprogram": case_ccprogram}
 
 if __name__ == "__main__":
