@@ -1417,7 +1417,8 @@ endforeach()
 # (tests/reliability/twentysixth_pass_cli_test.py): results replaced while a
 # run ran, grids finer than 15 digits, CC, stale temporaries, the cache and
 # signals; each case under 20 s in the normal build.
-foreach(case findings_devstdout findings_replaced findings_finegrid findings_stale findings_ccprogram)
+foreach(case findings_devstdout findings_replaced findings_finegrid findings_stale findings_ccprogram
+             kept_cc kept_cache kept_setfile kept_signals kept_mpi)
   add_test(NAME reliability/twentysixth_cli_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysixth_pass_cli_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})

@@ -50,19 +50,24 @@ Cases (each under 20 s in the normal build):
              and a broken row, exit 0, silent); `--summary` appended its
              audit.  Now an output naming stdout's file counts as "-":
              no table, the audit on stderr.
-  kept_cc    CC giving a script, an object file, a program with no entry
-             symbol: refused or run whole, never a cached non-program run
-             as nsm's simulator (passed: kept as a regression check).
-  kept_stale .anim-PID.gif names in a GIF's folder: a dead process's one is
-             removed by the next animation; a live process's, a name with
-             other text, a folder of that name and a link are left (passed).
-  kept_cache cache entries replaced by links, a cache folder that is a
-             link of ours, a damaged checksum: rebuilt or used, never a
-             link's target run (passed).
-  kept_signals  SIGTERM/SIGINT/SIGHUP at random moments of `nsmc sweep`
-             and `nsmc run --animate` in a folder holding an earlier run:
-             exit 128 + N or 0, whole lines, no lock or temporary left
-             (passed).
+  kept_cc    CC='cc -Wl,-e,0', 'cc -static-pie', a missing compiler
+             (refused naming CC, no folder left); 'cc -O0', a -o of its own
+             (run whole); CFLAGS -Werror -Wconversion (compiles) (passed:
+             kept as a regression check).
+  kept_cache a cache folder that is a link of ours (used), an entry's
+             simulator replaced by a link (damaged, rebuilt, never
+             followed), another entry's checksum (rebuilt), XDG_CACHE_HOME
+             a file or a FIFO (refused) (passed).
+  kept_setfile  parameter files with CRLF, a BOM, no final newline, a
+             comment, a unit (taken); a NUL, a name twice, a hex number,
+             an underflow, a wrong unit, an unknown name, /dev/null, a
+             folder, "-" (refused) (passed).
+  kept_signals  SIGTERM/SIGINT/SIGHUP at random moments of `nsmc continue`
+             and `nsmc sweep` over earlier results: exit 0, 128 + N or the
+             signal, whole lines, whole figures, no temporary (passed).
+  kept_mpi   `mpirun -np 2 nsmc sweep`: a fine grid over two ranks; a rank
+             killed (SIGKILL, SIGTERM) at a random moment: nonzero exit,
+             whole lines, the next sweep whole with no lock left (passed).
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import os
@@ -122,7 +127,7 @@ def case_replaced(tmp):
         p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q", "--", "--t-end", "20"])
         check(p.returncode == 0 and all(os.path.isfile(os.path.join(d, f)) for f in FIGURES),
               "an earlier run's figures in D")
-        pr = subprocess.Popen([NSMC, "run", BALL, "--out-dir", "D", "--", "--t-end", "600",
+        pr = subprocess.Popen([NSMC, "run", BALL, "--out-dir", "D", "--", "--t-end", "400",
                                "--dt", "1e-4", "--every", "1"], cwd=tmp, env=env_for(tmp),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               errors="replace")
@@ -145,7 +150,7 @@ def case_replaced(tmp):
         check(open(os.path.join(d, name)).read() == OTHER, "the other file left as it is")
     # the simulator's own --plot
     p3 = os.path.join(tmp, "P")
-    pr = subprocess.Popen([SIM, "--t-end", "600", "--dt", "1e-4", "--every", "1", "--plot",
+    pr = subprocess.Popen([SIM, "--t-end", "400", "--dt", "1e-4", "--every", "1", "--plot",
                            "P"], cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                           text=True, errors="replace")
     ok = wait_until(pr, has_bytes(os.path.join(p3, "events.csv")), 30 * SLOW)
@@ -349,8 +354,179 @@ def case_devstdout(tmp):
         check("impacts" in p.stderr, "the --summary audit on stderr, beside a CSV on stdout")
 
 
+# ---- kept_cc ----------------------------------------------------------------
+
+def case_cc(tmp):
+    """CC choices: a program run whole, or a refusal naming CC."""
+    for cc, ok in (("cc -Wl,-e,0", False), ("cc -static-pie", False), ("/nonexistent/cc", False),
+                   ("cc -O0", True), ("cc -o /nonexistent/stolen", True)):
+        p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q", "--no-plot"], env={"CC": cc})
+        if ok:
+            check(p.returncode == 0 and "events: 134" in p.stdout, "CC=%r: the run" % cc, p)
+        else:
+            check(p.returncode == 1 and cc.split()[0] in p.stderr and
+                  "internal error" not in p.stderr, "CC=%r: refused naming CC" % cc, p)
+            check(not os.path.exists(os.path.join(tmp, "D")), "CC=%r: no folder left" % cc)
+        subprocess.run(["rm", "-rf", os.path.join(tmp, "D")])
+    p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q", "--no-plot"],
+             env={"CFLAGS": "-Werror -Wall -Wextra -Wconversion"})
+    check(p.returncode == 0, "CFLAGS=-Werror ... -Wconversion: the generated C compiles", p)
+
+
+# ---- kept_cache -------------------------------------------------------------
+
+def case_cache(tmp):
+    """Cache folders and entries of odd kinds: used, rebuilt or refused."""
+    real = os.path.join(tmp, "real")
+    os.mkdir(real)
+    os.symlink("real", os.path.join(tmp, "lnk"))
+    p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q", "--no-plot"],
+             env={"XDG_CACHE_HOME": os.path.join(tmp, "lnk")})
+    check(p.returncode == 0 and os.path.isdir(os.path.join(real, "nsm")),
+          "a cache folder that is a link of ours: used through its target", p)
+    entry = [os.path.join(real, "nsm", n) for n in os.listdir(os.path.join(real, "nsm"))][0]
+    sim = os.path.join(entry, "bouncing_ball")
+    os.rename(sim, sim + ".real")
+    os.symlink("bouncing_ball.real", sim)
+    p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q", "--no-plot"],
+             env={"XDG_CACHE_HOME": os.path.join(tmp, "lnk")})
+    check(p.returncode == 0 and "damaged (a link, not a file)" in p.stderr and
+          not os.path.islink(sim), "the simulator a link: damaged, rebuilt, never followed", p)
+    with open(sim + ".sum", "w") as f:
+        f.write("0000000000000000 12 x\n")
+    p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q", "--no-plot"],
+             env={"XDG_CACHE_HOME": os.path.join(tmp, "lnk")})
+    check(p.returncode == 0 and "damaged" in p.stderr, "a checksum of another entry: rebuilt", p)
+    with open(os.path.join(tmp, "afile"), "w") as f:
+        f.write("x\n")
+    os.mkfifo(os.path.join(tmp, "ff"))
+    for c in ("afile", "ff"):
+        p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "-q", "--no-plot"],
+                 env={"XDG_CACHE_HOME": os.path.join(tmp, c)})
+        check(p.returncode == 1 and "XDG_CACHE_HOME" in p.stderr,
+              "XDG_CACHE_HOME a %s: refused, naming it" % c, p)
+
+
+# ---- kept_setfile -----------------------------------------------------------
+
+def case_setfile(tmp):
+    """Parameter files of odd texts: the value taken, or a refusal at its line."""
+    texts = {"crlf": (b"e = 0.5\r\n", "23"), "bom": (b"\xef\xbb\xbfe = 0.5\n", "23"),
+             "noeol": (b"e = 0.5", "23"), "comment": (b"e = 0.5 # c\n", "23"),
+             "unit": (b"g = 9.81 m/s^2\n", "134"), "nul": (b"e = 0.5\0\n", "NUL"),
+             "twice": (b"e = 0.5\ne = 0.6\n", "set twice"), "hex": (b"e = 0x1p-1\n", "expected"),
+             "underflow": (b"g = 1e-400\n", "below the range"),
+             "badunit": (b"g = 9.81 m/s\n", "not a unit"), "unknown": (b"nope = 1\n", "unknown")}
+    for name, (text, want) in texts.items():
+        path = os.path.join(tmp, name + ".txt")
+        with open(path, "wb") as f:
+            f.write(text)
+        p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "--no-plot", "--set-file", path])
+        if want.isdigit():
+            check(p.returncode == 0 and ("events: %s " % want) in p.stdout,
+                  "%s: the value taken (%s events)" % (name, want), p)
+        else:
+            check(p.returncode == 1 and want in p.stderr, "%s: refused (%s)" % (name, want), p)
+    for path in ("/dev/null", ".", "-"):
+        p = nsmc(tmp, ["run", BALL, "--out-dir", "D", "--no-plot", "--set-file", path])
+        check(p.returncode == 1 and "cannot read" in p.stderr, "%s: refused" % path, p)
+
+
+# ---- kept_signals -----------------------------------------------------------
+
+def case_signals(tmp):
+    """Stops at random moments of a continuation and a sweep over earlier
+    results: the exit 128 + N (or death by the signal while its results
+    are written), whole lines, no temporary left."""
+    cmds = {"continue": [NSMC, "continue", FIO, "--param", "omega=1.5:4", "--ds-max", "0.004",
+                         "--ds", "0.002", "--out-dir", "K"],
+            "sweep": [NSMC, "sweep", FIO, "--param", "omega=1:3:150", "--section",
+                      "period:2*pi/omega", "--transient", "100", "--record", "10", "--out-dir",
+                      "K"]}
+    rng = random.Random(26)
+    sigs = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+    k = d = 0
+    for name, cmd in cmds.items():
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, cwd=tmp, env=env_for(tmp), capture_output=True, text=True)
+        full = time.monotonic() - t0
+        check(p.returncode == 0, "%s: the whole run (%.2f s)" % (name, full), p)
+        for i in range(5):
+            sig, d = sigs[k % 3], rng.uniform(0.05, full)
+            k += 1
+            pr = subprocess.Popen(cmd, cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True, errors="replace")
+            err = stop_after(pr, sig, d, "%s %s" % (name, sig.name), timeout=60 * SLOW)
+            left = names(os.path.join(tmp, "K"))
+            print("  %s, %s at %.2f s -> %d  %s; K: %s" % (name, sig.name, d, pr.returncode,
+                  err.strip().splitlines()[-1][:100] if err.strip() else "", left))
+            check(pr.returncode in (0, 128 + sig, -sig), "%s %s: exit 0, 128 + N or the "
+                  "signal" % (name, sig.name))
+            for f in left:
+                path = os.path.join(tmp, "K", f)
+                if f.endswith(".csv") or ".csv.partial" in f:
+                    whole_lines(path)
+                check(".tmp" not in f, "%s: no temporary %s left" % (name, f))
+                if f.endswith((".png", ".svg")):
+                    check(whole_figure(path), "%s: %s whole" % (name, f))
+
+
+# ---- kept_mpi ---------------------------------------------------------------
+
+def case_mpi(tmp):
+    """`mpirun -np 2 nsmc sweep` with a rank killed at a random moment: a
+    nonzero exit, whole lines in the partial results, and the next sweep
+    into the folder keeps them as .prev and finishes; a grid finer than 15
+    digits swept over the ranks with its own values."""
+    import shutil
+    from passlib import proc_descendants
+    mpirun = shutil.which("mpirun")
+    check(mpirun is not None, "mpirun is on the PATH")
+    base = [mpirun, "--allow-run-as-root", "--oversubscribe", "-np", "2", NSMC, "sweep", FIO]
+    p = subprocess.run(base + ["--param", "e=0.8:0.8000000000000003:3", "--section",
+                               "period:2*pi/omega", "--transient", "10", "--record", "3",
+                               "--out-dir", "F"], cwd=tmp, env=env_for(tmp),
+                       capture_output=True, text=True, timeout=120 * SLOW)
+    vals = summary_values(os.path.join(tmp, "F", "summary.csv"))
+    print("  mpirun -np 2 nsmc sweep --param e=0.8:0.8000000000000003:3 -> %d; %r"
+          % (p.returncode, vals))
+    check(p.returncode == 0 and len(set(vals)) == 3 and vals[-1] == float("0.8000000000000003"),
+          "over two ranks: three values, STOP exactly", p)
+    rng = random.Random(2026)
+    cmd = base + ["--param", "omega=1:3:60", "--section", "period:2*pi/omega", "--transient",
+                  "3000", "--record", "50", "--t-max", "1e6", "--out-dir", "W"]
+    for k, sig in enumerate((signal.SIGKILL, signal.SIGTERM)):
+        pr = subprocess.Popen(cmd, cwd=tmp, env=env_for(tmp), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, errors="replace")
+        ok = wait_until(pr, lambda: len([c for c in proc_descendants(pr.pid).values()
+                                         if c.startswith("forced")]) == 2 and
+                        has_bytes(os.path.join(tmp, "W", "summary.csv.partial"))(), 30 * SLOW)
+        check(ok, "two ranks running, the partial summary begun")
+        time.sleep(rng.uniform(0.1, 0.8))
+        ranks = sorted(q for q, c in proc_descendants(pr.pid).items() if c.startswith("forced"))
+        if ranks:
+            os.kill(ranks[k % len(ranks)], sig)
+        err = pr.communicate(timeout=120 * SLOW)[1]
+        left = names(os.path.join(tmp, "W"))
+        print("  mpirun -np 2 nsmc sweep, %s to rank %d -> %d; W: %s"
+              % (sig.name, k % 2, pr.returncode, left))
+        check(pr.returncode != 0, "a killed rank: a nonzero exit")
+        for f in left or []:
+            if ".csv" in f:
+                whole_lines(os.path.join(tmp, "W", f))
+    p = subprocess.run([NSMC, "sweep", FIO, "--param", "e=0.5:0.9:3", "--section",
+                        "period:2*pi/omega", "--out-dir", "W"], cwd=tmp, env=env_for(tmp),
+                       capture_output=True, text=True, timeout=120 * SLOW)
+    left = names(os.path.join(tmp, "W"))
+    print("  nsmc sweep into W after -> %d; W: %s" % (p.returncode, left))
+    check(p.returncode == 0 and "summary.csv" in left and ".nsm-run.lock" not in left,
+          "the next sweep into the folder: whole, no lock left", p)
+
+
 CASES = {"findings_devstdout": case_devstdout, "findings_replaced": case_replaced, "findings_finegrid": case_finegrid,
-         "findings_stale": case_stale, "findings_ccprogram": case_ccprogram}
+         "findings_stale": case_stale, "findings_ccprogram": case_ccprogram,
+         "kept_cc": case_cc, "kept_cache": case_cache, "kept_setfile": case_setfile,
+         "kept_signals": case_signals, "kept_mpi": case_mpi}
 
 if __name__ == "__main__":
     sys.exit(main(CASES, "nsm26cli-", case_arg=4))
