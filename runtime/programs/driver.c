@@ -2088,9 +2088,14 @@ static int lyap_write(const char *path, int n, const double *lambda)
 ** the table's lines among the rows. */
 static int path_is_stdout(const char *path)
 {
-    struct stat a, b;
-    return path && strcmp(path, "-") != 0 && stat(path, &a) == 0 && fstat(1, &b) == 0 &&
-        a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    struct stat a, b, n;
+    if (!path || !strcmp(path, "-") || stat(path, &a) != 0 || fstat(1, &b) != 0 ||
+        a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return 0;
+    /* /dev/null as both loses nothing: the table and the audit stay where
+     * they were (stdout on /dev/null with --out /dev/null) */
+    return !(S_ISCHR(a.st_mode) && stat("/dev/null", &n) == 0 && S_ISCHR(n.st_mode) &&
+             a.st_rdev == n.st_rdev);
 }
 
 /* The program: parse options, run, write CSV, report.  Returns the exit

@@ -681,6 +681,14 @@ static const char *grid_text(double v, char buf[40])
     return buf;
 }
 
+/* v rounded to 15 digits (grid_round) when that moves it by less than a
+** millionth of the step of the axis x, else v itself. */
+static double grid_tidy(double v, const Axis *x)
+{
+    double r = grid_round(v), step = fabs(x->hi - x->lo) / (double)(x->n - 1);
+    return fabs(r - v) <= 1e-6 * step ? r : v;
+}
+
 /* The grid value i of the axis x (more than one point): lo + (hi - lo) i /
 ** (n - 1), rounded to 15 digits (grid_round) when that moves it by less
 ** than a millionth of the grid's step.  A grid finer than 15 digits
@@ -688,9 +696,22 @@ static const char *grid_text(double v, char buf[40])
 ** was swept as one value again and again, its STOP never run, exit 0. */
 static double grid_value(const Axis *x, long i)
 {
-    double v = i == x->n - 1 ? x->hi : x->lo + (x->hi - x->lo) * (double)i / (double)(x->n - 1);
-    double r = grid_round(v), step = fabs(x->hi - x->lo) / (double)(x->n - 1);
-    return fabs(r - v) <= 1e-6 * step ? r : v;
+    if (i == 0 || i == x->n - 1)
+        return i == 0 ? grid_tidy(x->lo, x) : grid_tidy(x->hi, x);
+    double v = x->lo + (x->hi - x->lo) * (double)i / (double)(x->n - 1);
+    /* the sum's rounding is of the ends' size, not of v's: near 0 it is
+     * most of v (-0.1:0.2:4 swept 1.38777878078145e-17 where the grid has
+     * 0, -0.99999999:1.00000001:3 1.00000000502476e-08 for 1e-08), so v
+     * goes to 15 digits of the ends first */
+    double mag = fmax(fabs(x->lo), fabs(x->hi));
+    double q = mag > 0 ? pow(10.0, ceil(log10(mag)) - 15.0) : 0.0;
+    if (q > 0 && isfinite(q)) {
+        double s = nearbyint(v / q) * q;
+        double step = fabs(x->hi - x->lo) / (double)(x->n - 1);
+        if (isfinite(s) && fabs(s - v) <= 1e-6 * step)
+            v = s;
+    }
+    return v == 0 ? 0.0 : grid_tidy(v, x);     /* 0, not -0 */
 }
 
 /* The parameter values of a point, every axis, into pv: computed before

@@ -24,6 +24,10 @@ Cases (each under 20 s in the normal build):
              likewise ran one column twice.  Now a value is rounded to 15
              digits only when that moves it by under a millionth of the
              step; a grid whose neighbours are one double is refused.
+             F=-0.1:0.2:4 swept 1.38777878078145e-17 where the grid has 0,
+             and -0.99999999:1.00000001:3 1.00000000502476e-08 for 1e-08
+             (the sum's rounding, of the ends' size); a point is now taken
+             to 15 digits of the ends first (0, 1e-08).
   findings_stale  names that only look like a killed run's temporary, in
              the folder of a GIF or of --plot's figures: `.anim-0123.gif`
              (a leading 0), `.anim-2147483648.gif` (beyond any process
@@ -198,6 +202,17 @@ def case_finegrid(tmp):
         p = nsmc(tmp, ["sweep", FIO, "--param", spec, "--out-dir", "W3"] + sweep)
         vals = summary_values(os.path.join(tmp, "W3", "summary.csv"))
         check(p.returncode == 0 and vals == want, "%s: the values %r" % (spec, want), p)
+    # a grid through 0: the point is 0, not the rounding of the sum
+    for spec, want in (("F=-0.1:0.2:4", [-0.1, 0.0, 0.1, 0.2]),
+                       ("F=-0.3:0.3:3", [-0.3, 0.0, 0.3]), ("F=0.2:-0.1:4", [0.2, 0.1, 0.0, -0.1]),
+                       ("F=-0.99999999:1.00000001:3", [-0.99999999, 1e-08, 1.00000001])):
+        p = nsmc(tmp, ["sweep", FIO, "--param", spec, "--out-dir", "W4"] + sweep)
+        vals = summary_values(os.path.join(tmp, "W4", "summary.csv"))
+        print("    swept: %r" % vals)
+        check("\n-0," not in open(os.path.join(tmp, "W4", "summary.csv")).read(),
+              "%s: 0 written as 0, not -0" % spec)
+        check(p.returncode == 0 and vals == want, "%s: the values %r (-0.1:0.2:4 swept "
+              "1.38777878078145e-17 for 0)" % (spec, want), p)
     # a basin axis one double apart: two columns
     p = nsmc(tmp, ["sweep", FIO, "--basin", "M.x=-1:-1.0000000000000004:2", "--basin",
                    "M.v=0:1:2", "--section", "period:2*pi/omega", "--out-dir", "B"])
@@ -352,6 +367,12 @@ def case_devstdout(tmp):
                   abs(float(rows[1][0]) - t2) < 1e-9, "three impacts, at the closed form's "
                   "times %.12g and %.12g" % (t1, t2))
         check("impacts" in p.stderr, "the --summary audit on stderr, beside a CSV on stdout")
+    # /dev/null as both stdout and an output loses nothing: the audit stays on stdout
+    p = subprocess.run([SIM, "--t-end", "2", "--out", "/dev/null", "--summary"], cwd=tmp,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                       errors="replace", timeout=60 * SLOW)
+    check(p.returncode == 0 and "impacts" not in p.stderr,
+          "--out /dev/null > /dev/null: the audit where it was (stdout)", p)
 
 
 # ---- kept_cc ----------------------------------------------------------------
