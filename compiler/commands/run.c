@@ -2391,7 +2391,7 @@ static int run(const RunOptions *o, Arena *a)
     fcntl(pfd[0], F_SETFL, O_NONBLOCK);
     int sig, rc = spawn(args, 0, pfd[1], 1, &sig);
     run_stop_release();
-    char report[256];
+    char report[512];     /* every report line at once fits */
     close(pfd[1]);
     read_report(pfd[0], report, sizeof report);
     close(pfd[0]);
