@@ -1436,3 +1436,16 @@ foreach(case findings_overflow findings_oddproduct findings_infmass findings_fra
   set_tests_properties(reliability/twentysixth_dyn_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twenty-sixth hostile pass on the nsmc programs
+# (tests/reliability/twentysixth_pass_cli_test.py): results replaced while a
+# run ran, grids finer than 15 digits, CC, stale temporaries, the cache and
+# signals; each case under 20 s in the normal build.
+foreach(case findings_devstdout findings_replaced findings_finegrid findings_stale findings_ccprogram
+             kept_cc kept_cache kept_setfile kept_signals kept_mpi)
+  add_test(NAME reliability/twentysixth_cli_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysixth_pass_cli_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentysixth_cli_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -1868,6 +1868,40 @@ static void run_gone_said(const char *traj, const char *ev)
             both ? "are" : "is");
 }
 
+/* The program bin exited 0 without opening its results, which nsm's
+ * simulator reports (NSM_REPORT_FD, "outputs-open") before it runs: not a
+ * simulator made from the model (CC gave a script or a program of its
+ * own).  It was said to have had its trajectory and events "removed or
+ * renamed while the simulator ran".  Says so; returns the exit status. */
+static int run_not_simulator(const char *bin)
+{
+    if (!cc_default()) {
+        fprintf(stderr, "nsmc: error: the program '%s' that the C compiler named by CC ('%s') "
+                "made exited 0 without running the model (it opened none of its results): it "
+                "is not a simulator made from the generated C; give a C compiler that compiles "
+                "and links it, or unset CC\n", bin, getenv("CC"));
+        return 1;
+    }
+    fprintf(stderr, "nsmc: internal error: the simulator '%s' exited 0 without running the "
+            "model (it opened none of its results); please report this\n", bin);
+    return 2;
+}
+
+/* Says that the run's trajectory or events (traj, ev) were replaced by
+ * another file under their names while the simulator ran, as its report
+ * says ("result-replaced trajectory|events"): `mv other.csv
+ * D/trajectory.csv` mid-run summarised the other file as the run
+ * ("samples: 1", exit 0).  Nothing is summarised or drawn. */
+static void run_replaced_said(const char *report, const char *traj, const char *ev)
+{
+    int t = strstr(report, "result-replaced trajectory") != NULL;
+    int e = strstr(report, "result-replaced events") != NULL;
+    fprintf(stderr, "nsmc: error: %s%s%s %s replaced by another file while the simulator ran "
+            "(it ended well): what it wrote there is gone; the run is not summarised and no "
+            "figures are drawn (an earlier run's figures there were removed)\n",
+            t ? traj : "", t && e ? " and " : "", e ? ev : "", t && e ? "were" : "was");
+}
+
 /* Says that the run's trajectory or events (traj, ev) went into what
  * cannot be read back (run_result_unread): nothing is summarised or
  * drawn, and an earlier run's figures were removed. */
@@ -1893,6 +1927,15 @@ static int run_outcome(int rc, int sig, const char *report, const char *bin, con
         fprintf(stderr, "nsmc: the simulator was killed by %s; %s holds what it wrote, "
                 "not summarised\n", sig_text(sig), dir);
         return 128 + sig;
+    }
+    if (rc < 0 && sig && !cc_default() && !strstr(report, "outputs-open")) {
+        /* CC='cc -shared -fPIC -Wl,-e,main': a library with an entry point,
+         * cached and run, "internal error ... died of signal 11" each time */
+        fprintf(stderr, "nsmc: error: the program '%s' that the C compiler named by CC ('%s') "
+                "made died of signal %d (%s) before it ran the model: it is not a simulator "
+                "made from the generated C; give a C compiler and flags that compile and link "
+                "it, or unset CC\n", bin, getenv("CC"), sig, strsignal(sig));
+        return 1;
     }
     if (rc < 0 && sig) {
         fprintf(stderr, "nsmc: internal error: the simulator %s died of signal %d (%s)\n", bin,
@@ -2388,7 +2431,7 @@ static int run(const RunOptions *o, Arena *a)
     fcntl(pfd[0], F_SETFL, O_NONBLOCK);
     int sig, rc = spawn(args, 0, pfd[1], 1, &sig);
     run_stop_release();
-    char report[256];
+    char report[512];     /* every report line at once fits */
     close(pfd[1]);
     read_report(pfd[0], report, sizeof report);
     close(pfd[0]);
@@ -2408,6 +2451,13 @@ static int run(const RunOptions *o, Arena *a)
     for (int i = 0; i < o->nextra; i++)
         if (!strcmp(o->extra[i], "--help") || !strcmp(o->extra[i], "-h"))
             return rc;              /* the simulator printed its help, ran nothing */
+    if (rc == 0 && !strstr(report, "outputs-open"))
+        return run_not_simulator(bin);
+    if (strstr(report, "result-replaced")) {
+        remove_old_plots(dir, a, o->animate);
+        run_replaced_said(report, traj, ev);
+        return 1;
+    }
     if (rc == 0 && (run_result_gone(traj) || run_result_gone(ev))) {
         remove_old_plots(dir, a, o->animate);
         run_gone_said(traj, ev);

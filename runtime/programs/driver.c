@@ -95,6 +95,7 @@ typedef struct Sink {
     int err;              /* errno of the first failure, 0 if none */
     int created;          /* the file did not exist before this run */
     int removed;          /* a failed file left without a line, removed (sink_close) */
+    int replaced;         /* its name gave another file at the end (sink_replaced) */
     double last;          /* seconds of the last write, or of the opening (sink_due) */
 } Sink;
 
@@ -427,6 +428,18 @@ static int sink_unlink_target(const char *path)
     return rc;
 }
 
+/* Whether the regular file fd, written at path, no longer has that name:
+** another file moved or linked in its place while the run ran.  `mv
+** other.csv D/trajectory.csv` mid-run left nsmc run to summarise the
+** other file as the run ("samples: 1", exit 0) and --plot to draw it.  A
+** name gone altogether is not this (the readers say it is not there). */
+static int sink_replaced(int fd, const char *path)
+{
+    struct stat a, b;
+    return fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
+        (a.st_dev != b.st_dev || a.st_ino != b.st_ino);
+}
+
 /* Write what is left and close.  A regular file that failed before even
 ** its header was written is removed (s->removed): a full disk left
 ** events.csv at 0 bytes, no CSV at all, beside a trajectory that ends
@@ -440,6 +453,7 @@ static int sink_close(Sink *s)
         sink_flush(s);
     struct stat st;
     int regular = s->own && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode);
+    s->replaced = regular && sink_replaced(s->fd, s->path);
     if (s->own && close(s->fd) != 0 && !s->err)
         s->err = errno;
     if (s->err && regular && s->done == 0 && sink_unlink_target(s->path) == 0)
@@ -1762,6 +1776,20 @@ static void plot_own(Driver *d, const char *const *outs, int n)
             d->own[d->nown++] = strrchr(outs[k], '/') ? strrchr(outs[k], '/') + 1 : outs[k];
 }
 
+/* Whether the trajectory or the event log --plot would read was replaced
+** under its name while the run ran (sink_replaced): no plot of another
+** file, said.  1 after the message, else 0. */
+static int plot_replaced(const Driver *d)
+{
+    const Sink *s = d->out.replaced ? &d->out : d->events.replaced ? &d->events : NULL;
+    if (!s)
+        return 0;
+    fprintf(stderr, "%s: error: no plot: '%s' was replaced by another file while the run ran; "
+            "what the run wrote there is gone, and the file there now is not this run's\n",
+            d->prog, s->path);
+    return 1;
+}
+
 /* After the run: close the outputs and check them, write the statistics and
 ** the summary, plot, and report.  Returns the exit status.  The time said
 ** is the simulation's, or the latest the outputs were given when the run
@@ -1785,6 +1813,12 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
     if (sink_close(&d->sec))
         write_failed(d, d->sec.err, d->sec.path);
     int sig = stop_signal;
+    /* a result replaced under its name: what nsmc run and --plot would read
+     * there is not this run's (sink_replaced) */
+    if (d->out.replaced)
+        report_to_parent("result-replaced trajectory\n");
+    if (d->events.replaced)
+        report_to_parent("result-replaced events\n");
     if (d->h5) {
         char err[1024];
         if (h5out_close(d->h5, sim, rc, d->t_end, err, sizeof err)) {
@@ -1858,8 +1892,9 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
                 "was moved\n", d->prog, plot_dir);
     if (plot_dir && !plot_moved)  /* the run's results in place: a study's files go */
         outdir_others_remove(d->prog, plot_dir, d->own, d->nown);
-    int plot_failed = plot_moved ? 1 : plot_dir ? draw_plots(m, sim, d->prog, plot_dir, out_path,
-                                                             ev_path, phase) : 0;
+    int plot_failed = plot_moved ? 1 : plot_dir && plot_replaced(d) ? 1
+                    : plot_dir ? draw_plots(m, sim, d->prog, plot_dir, out_path, ev_path, phase)
+                    : 0;
     if (plot_failed == 2) {   /* stopped while gnuplot drew: killed, no half figure */
         fprintf(stderr, "%s: interrupted by %s while drawing the figures in %s; the output "
                 "files are whole, the figures not drawn\n", d->prog, signal_name(stop_signal),
@@ -2043,6 +2078,24 @@ static int lyap_write(const char *path, int n, const double *lambda)
     free(real);
     errno = e;
     return e ? -1 : 0;
+}
+
+/* Whether the output path, not "-", names the file standard output writes
+** to (`--out /dev/stdout`, /proc/self/fd/1, or the file stdout was sent
+** to): its CSV then goes to stdout as with "-".  The event table went to
+** stdout beside it: `sim --out /dev/stdout > f.csv` wrote the table over
+** the CSV's first rows (two descriptions, two offsets), and a pipe read
+** the table's lines among the rows. */
+static int path_is_stdout(const char *path)
+{
+    struct stat a, b, n;
+    if (!path || !strcmp(path, "-") || stat(path, &a) != 0 || fstat(1, &b) != 0 ||
+        a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return 0;
+    /* /dev/null as both loses nothing: the table and the audit stay where
+     * they were (stdout on /dev/null with --out /dev/null) */
+    return !(S_ISCHR(a.st_mode) && stat("/dev/null", &n) == 0 && S_ISCHR(n.st_mode) &&
+             a.st_rdev == n.st_rdev);
 }
 
 /* The program: parse options, run, write CSV, report.  Returns the exit
@@ -2567,11 +2620,14 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return orc;
     }
+    report_to_parent("outputs-open\n");     /* nsmc run: this is a simulator that ran */
     if (plot_dir)
         remove_old_plots(plot_dir);
     d.stdout_csv = (out_path && !strcmp(out_path, "-")) || (ev_path && !strcmp(ev_path, "-")) ||
                    (stats_path && !strcmp(stats_path, "-")) || (sec_spec && !strcmp(sec_path, "-")) ||
-                   (lyap && !strcmp(lyap_path, "-"));
+                   (lyap && !strcmp(lyap_path, "-")) || path_is_stdout(out_path) ||
+                   path_is_stdout(ev_path) || path_is_stdout(stats_path) ||
+                   (sec_spec && path_is_stdout(sec_path)) || (lyap && path_is_stdout(lyap_path));
     d.table = table && !d.stdout_csv;
     sink_printf(&d.out, "t [s]");
     for (int k = 0; k < m->n_outputs; k++) {

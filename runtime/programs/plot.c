@@ -1596,7 +1596,10 @@ static int link_into(int at, const char *name, char *to, size_t len)
 }
 
 /* The process id in name when it is prefix, then digits, then suffix
-** (NAME.tmpPID: prefix "NAME.tmp", suffix ""), or 0. */
+** (NAME.tmpPID: prefix "NAME.tmp", suffix ""), or 0.  The digits are a
+** process id as a program writes its own (no leading 0, within pid_t):
+** the user's `.anim-0123.gif` and `.anim-2147483648.gif` were removed as
+** a killed run's. */
 static long pid_between(const char *name, const char *prefix, size_t plen,
                         const char *suffix)
 {
@@ -1606,7 +1609,8 @@ static long pid_between(const char *name, const char *prefix, size_t plen,
     char *end;
     errno = 0;
     long pid = strtol(digits, &end, 10);
-    if (*digits < '0' || *digits > '9' || errno || pid <= 0 || strcmp(end, suffix) != 0)
+    if (*digits < '1' || *digits > '9' || errno || pid <= 0 || (long)(pid_t)pid != pid ||
+        strcmp(end, suffix) != 0)
         return 0;
     return pid;
 }
@@ -1638,7 +1642,8 @@ static long stale_pid(const char *name, const Stale *st)
 /* Removes st's temporaries in dir whose process has ended: a kill while
 ** gnuplot drew, or while a sweep or a continuation wrote its results,
 ** left them there for ever (a process that is alive, or another user's,
-** is left alone; a name of another pattern is never touched). */
+** is left alone, as is anything but a regular file of ours; a name of
+** another pattern is never touched). */
 static void stale_clear(const char *dir, const Stale *st)
 {
     char buf[4300];
@@ -1654,7 +1659,13 @@ static void stale_clear(const char *dir, const Stale *st)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         long pid = stale_pid(e->d_name, st);
+        struct stat fs;
         if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        /* a temporary is a file of ours: a link, a folder or another
+         * user's file of that name is left (a link was removed) */
+        if (fstatat(dirfd(d), e->d_name, &fs, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(fs.st_mode) || fs.st_uid != geteuid())
             continue;
         unlinkat(dirfd(d), e->d_name, 0);
     }

@@ -325,6 +325,22 @@ static int axis_end(const char *prog, const char *opt, const char *name, const c
 }
 
 static double grid_round(double v);
+static double grid_value(const Axis *x, long i);
+
+/* Whether two neighbours of the grid of the axis a (two different ends,
+** more than one point) are the same double: 1:1.0000000000000002:5 has
+** five points within one ulp.  Only a grid whose step is below 1e-13 of
+** its ends is walked. */
+static int grid_repeats(const Axis *a)
+{
+    if (a->n < 2 || a->lo == a->hi ||
+        fabs(a->hi - a->lo) / (double)(a->n - 1) >= 1e-13 * fmax(fabs(a->lo), fabs(a->hi)))
+        return 0;
+    for (long i = 1; i < a->n; i++)
+        if (grid_value(a, i) == grid_value(a, i - 1))
+            return 1;
+    return 0;
+}
 
 /* Refuses an axis whose grid values would not be finite numbers: STOP -
 ** START beyond a double's range (-1e308:1e308:3 swept NaN and infinity, a
@@ -343,6 +359,10 @@ static int axis_range(const char *prog, const char *opt, const char *name, const
     if (a->n > 1 && (!isfinite(grid_round(a->lo)) || !isfinite(grid_round(a->hi))))
         return cli_error(prog, "%s %s: an end within rounding of a double's largest value: the "
                    "grid's values, rounded to 15 digits, would be infinite", opt, name);
+    if (grid_repeats(a))
+        return cli_error(prog, "%s %s: %ld points from %.17g to %.17g are closer than a double "
+                   "can tell apart (two of them are the same number): give fewer points or "
+                   "ends further apart", opt, name, a->n, a->lo, a->hi);
     if (basin && a->n > 1 && a->lo == a->hi)
         return cli_error(prog, "%s %s: START and STOP are both %.17g: give two different ends, "
                    "or COUNT 1", opt, name, a->lo);
@@ -661,6 +681,39 @@ static const char *grid_text(double v, char buf[40])
     return buf;
 }
 
+/* v rounded to 15 digits (grid_round) when that moves it by less than a
+** millionth of the step of the axis x, else v itself. */
+static double grid_tidy(double v, const Axis *x)
+{
+    double r = grid_round(v), step = fabs(x->hi - x->lo) / (double)(x->n - 1);
+    return fabs(r - v) <= 1e-6 * step ? r : v;
+}
+
+/* The grid value i of the axis x (more than one point): lo + (hi - lo) i /
+** (n - 1), rounded to 15 digits (grid_round) when that moves it by less
+** than a millionth of the grid's step.  A grid finer than 15 digits
+** (e=0.8:0.8000000000000003:3, a basin's M.x=-1:-1.0000000000000004:2)
+** was swept as one value again and again, its STOP never run, exit 0. */
+static double grid_value(const Axis *x, long i)
+{
+    if (i == 0 || i == x->n - 1)
+        return i == 0 ? grid_tidy(x->lo, x) : grid_tidy(x->hi, x);
+    double v = x->lo + (x->hi - x->lo) * (double)i / (double)(x->n - 1);
+    /* the sum's rounding is of the ends' size, not of v's: near 0 it is
+     * most of v (-0.1:0.2:4 swept 1.38777878078145e-17 where the grid has
+     * 0, -0.99999999:1.00000001:3 1.00000000502476e-08 for 1e-08), so v
+     * goes to 15 digits of the ends first */
+    double mag = fmax(fabs(x->lo), fabs(x->hi));
+    double q = mag > 0 ? pow(10.0, ceil(log10(mag)) - 15.0) : 0.0;
+    if (q > 0 && isfinite(q)) {
+        double s = nearbyint(v / q) * q;
+        double step = fabs(x->hi - x->lo) / (double)(x->n - 1);
+        if (isfinite(s) && fabs(s - v) <= 1e-6 * step)
+            v = s;
+    }
+    return v == 0 ? 0.0 : grid_tidy(v, x);     /* 0, not -0 */
+}
+
 /* The parameter values of a point, every axis, into pv: computed before
 ** anything is set, so that a point whose parameters cannot be set still
 ** has all its values for its summary row. */
@@ -671,7 +724,7 @@ static void point_values(const Sweep *sw, long point, double *pv)
         const Axis *x = &sw->ax[a];
         long i = q % x->n;
         q /= x->n;
-        pv[a] = x->n == 1 ? x->lo : grid_round(x->lo + (x->hi - x->lo) * (double)i / (double)(x->n - 1));
+        pv[a] = x->n == 1 ? x->lo : grid_value(x, i);
     }
 }
 
