@@ -104,7 +104,7 @@ typedef struct Driver {
     Sink out, events;     /* CSV outputs, fd -1 if not requested */
     Sink sec;             /* --section records, fd -1 if not requested */
     int table;            /* print the event table on stdout */
-    int stdout_csv;       /* an output writes its CSV to stdout (`-`) */
+    int stdout_csv;       /* an output writes its CSV to stdout (`-`, /dev/stdout) */
     long table_max;       /* --events-max: most rows of the table, -1 all */
     int dt_given;         /* --dt on the command line */
     int etol_off;         /* --energy-tol 0: the balance stops no run */
@@ -1159,6 +1159,21 @@ static int out_identity(const char *path, char *buf, size_t len)
         snprintf(buf, len, "%lu:%lu/%s", (unsigned long)st.st_dev, (unsigned long)st.st_ino,
                  slash ? slash + 1 : path);
     return 1;
+}
+
+/* Whether the output path is standard output's file, by any name: "-",
+** /dev/stdout, /dev/fd/1, or the very file stdout was sent to (`sim --out
+** /dev/stdout > f.csv`).  Such an output takes stdout as "-" does: the
+** event table and the audit were printed onto the CSV's first bytes (the
+** shell's descriptor writes from its own offset), exit 0. */
+static int out_is_stdout(const char *path)
+{
+    static char a[4200], b[4200];
+    if (!path)
+        return 0;
+    if (!strcmp(path, "-"))
+        return 1;
+    return out_identity("-", a, sizeof a) && out_identity(path, b, sizeof b) && !strcmp(a, b);
 }
 
 /* The outputs checked against each other, the parameter file and the
@@ -2569,9 +2584,9 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     }
     if (plot_dir)
         remove_old_plots(plot_dir);
-    d.stdout_csv = (out_path && !strcmp(out_path, "-")) || (ev_path && !strcmp(ev_path, "-")) ||
-                   (stats_path && !strcmp(stats_path, "-")) || (sec_spec && !strcmp(sec_path, "-")) ||
-                   (lyap && !strcmp(lyap_path, "-"));
+    d.stdout_csv = out_is_stdout(out_path) || out_is_stdout(ev_path) ||
+                   out_is_stdout(stats_path) || (sec_spec && out_is_stdout(sec_path)) ||
+                   (lyap && out_is_stdout(lyap_path));
     d.table = table && !d.stdout_csv;
     sink_printf(&d.out, "t [s]");
     for (int k = 0; k < m->n_outputs; k++) {
