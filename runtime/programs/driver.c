@@ -57,6 +57,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -95,6 +96,7 @@ typedef struct Sink {
     int err;              /* errno of the first failure, 0 if none */
     int created;          /* the file did not exist before this run */
     int removed;          /* a failed file left without a line, removed (sink_close) */
+    int cut;              /* a stop came while its reader took nothing: later lines dropped */
     double last;          /* seconds of the last write, or of the opening (sink_due) */
 } Sink;
 
@@ -287,13 +289,64 @@ static int sink_open(Sink *s, const char *path)
     return 0;
 }
 
+/* Whether fd is a pipe, a FIFO, a socket or a device: a write to it may
+** wait for its reader for ever. */
+static int sink_waits(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+/* Waits until fd (sink_waits) can take a write, in 20 ms slices, so that a
+** stop signal is seen: a write blocked on a reader that reads nothing
+** (`sim --out - | less` left at rest, a FIFO's reader asleep) is restarted
+** after the handler (SA_RESTART), and the simulator stayed deaf to SIGINT,
+** SIGTERM and SIGHUP until the reader read or went away (then exit 3,
+** "Broken pipe", for a stop asked for long before).  0 when it can take
+** one (or poll cannot tell), -1 once a stop signal came. */
+static int sink_wait_room(int fd)
+{
+    struct pollfd p = { .fd = fd, .events = POLLOUT };
+    for (;;) {
+        int k = poll(&p, 1, 20);
+        if (k > 0 || (k < 0 && errno != EINTR))
+            return 0;
+        if (stop_signal)
+            return -1;
+    }
+}
+
+/* The length of the next write of the n bytes at b to a pipe: whole lines
+** of at most PIPE_BUF bytes, which a pipe with room (sink_wait_room) takes
+** at once and whole, else the first line alone. */
+static size_t sink_chunk(const char *b, size_t n)
+{
+    if (n <= PIPE_BUF)
+        return n;
+    for (size_t k = PIPE_BUF; k > 0; k--)
+        if (b[k - 1] == '\n')
+            return k;
+    const char *nl = memchr(b, '\n', n);
+    return nl ? (size_t)(nl - b) + 1 : n;
+}
+
 /* Write the buffer out (it ends at a line end).  On a failure, remember the
-** reason, cut a regular file back to its last whole line and drop the rest. */
+** reason, cut a regular file back to its last whole line and drop the rest.
+** To a pipe, FIFO or device, whole lines as its reader takes them: a stop
+** signal while it takes none drops this line and the later ones (cut). */
 static int sink_flush(Sink *s)
 {
     size_t off = 0;
-    while (!s->err && off < s->n) {
-        ssize_t w = write(s->fd, s->buf + off, s->n - off);
+    int waits = !s->cut && s->n && sink_waits(s->fd);
+    while (!s->err && !s->cut && off < s->n) {
+        size_t len = s->n - off;
+        if (waits && sink_wait_room(s->fd)) {
+            s->cut = 1;
+            break;
+        }
+        if (waits)
+            len = sink_chunk(s->buf + off, len);
+        ssize_t w = write(s->fd, s->buf + off, len);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
@@ -313,7 +366,7 @@ static int sink_flush(Sink *s)
         s->n = 0;
         return -1;
     }
-    s->done += (off_t)s->n;
+    s->done += (off_t)(s->cut ? off : s->n);
     s->n = 0;
     return 0;
 }
@@ -1673,6 +1726,18 @@ static void sinks_failed_said(const Driver *d)
     }
 }
 
+/* Notes the outputs whose reader took nothing when the stop came: they
+** hold fewer lines than the run wrote (sink_flush). */
+static void sinks_cut_said(const Driver *d)
+{
+    const Sink *sinks[3] = { &d->out, &d->events, &d->sec };
+    for (int k = 0; k < 3; k++)
+        if (sinks[k]->cut)
+            fprintf(stderr, "%s: note: '%s' ends earlier: its reader was taking nothing when "
+                    "the stop came\n", d->prog, strcmp(sinks[k]->path, "-") ? sinks[k]->path
+                                                                           : "standard output");
+}
+
 /* The descriptor of `nsmc run`'s report pipe (NSM_REPORT_FD), or -1. */
 static int report_fd = -1;
 
@@ -1838,11 +1903,15 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         write_failed(d, errno, "standard output");
     if (d->werr) {
         report_to_parent("write-failed\n");
-        fprintf(stderr, "%s: error: cannot write '%s': %s; the run stopped at t = %.12g s "
+        /* "ended" when the failed write came at the close (--out /dev/full
+         * over a run shorter than the writes' interval said "stopped at
+         * t = 100 s", t_end) */
+        fprintf(stderr, "%s: error: cannot write '%s': %s; the run %s at t = %.12g s "
                 "(the files end with a whole line)\n", d->prog,
                 strcmp(d->werr_path, "-") ? d->werr_path : "standard output",
                 d->werr == EBUSY ? "it is in use by another running program, which began to "
-                "write it during the run" : strerror(d->werr), t);
+                "write it during the run" : strerror(d->werr),
+                t < d->t_end ? "stopped" : "ended", t);
         sinks_failed_said(d);
         nsm_sim_free(sim);
         return 3;
@@ -1858,6 +1927,7 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
     if (sig) {
         fprintf(stderr, "%s: interrupted by %s at t = %.12g s; the output files hold whole "
                 "lines up to there\n", d->prog, signal_name(sig), t);
+        sinks_cut_said(d);
         nsm_sim_free(sim);
         return 128 + sig;
     }

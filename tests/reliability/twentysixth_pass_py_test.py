@@ -24,6 +24,17 @@ Cases (each under 20 s in the normal build):
               '.5'": --set's reader, strtod, stopped at the point).  Now read
               in the C locale's numbers: the bits of params={'g': 2.5} and of
               the simulator's --set g=2.5, with units too; '2,5' refused.
+  stalled     a reader that takes nothing (a FIFO's reader asleep, `sim
+              --out - | less` at rest): the write waiting for it was
+              restarted after the stop handler, and SIGTERM, SIGINT or
+              SIGHUP went unanswered until the reader read or left (then
+              exit 3, "Broken pipe", for a stop asked for long before).
+              Now the stop is seen within 20 ms: exit 128 + N, a note that
+              the output ends earlier, and what the reader got is whole
+              lines, the free fall by hand; a slow reader that reads at last
+              gets every row, exit 0.
+  writefail   --out /dev/full over a run shorter than the writes' interval
+              said "the run stopped at t = 100 s" (its end): now "ended".
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -169,5 +180,120 @@ def case_comma(tmp):
           "Python's run holds the simulator's value, x = h - g t^2/2 by hand")
 
 
+# ---- stalled --------------------------------------------------------------
+
+def whole_rows(data):
+    """The rows of CSV bytes read from a pipe, checked to be whole lines."""
+    text = data.decode()
+    check(text == "" or text.endswith("\n"), "the reader got whole lines (%d bytes)" % len(text))
+    return csv_rows(text)
+
+
+def fall_checked(rows):
+    """Checks rows (t, x, v, ...) before the landing against the free fall."""
+    t0 = math.sqrt(2 * H / G)
+    fall = [r for r in rows if r[0] < t0]
+    err = max([abs(r[1] - (H - G * r[0] ** 2 / 2)) for r in fall] or [0])
+    check(len(rows) > 0 and err < 1e-9, "%d rows to t = %g s, the fall by hand (largest error "
+          "%.2g m)" % (len(rows), rows[-1][0] if rows else 0, err))
+
+
+def read_all(fd):
+    """Everything waiting in the non-blocking read end fd."""
+    out = b""
+    while True:
+        try:
+            b = os.read(fd, 65536)
+        except BlockingIOError:
+            return out
+        if not b:
+            return out
+        out += b
+
+
+def case_stalled(tmp):
+    """A stop signal is answered while the output's reader takes nothing."""
+    import random
+    import signal
+    import time
+    rnd = random.Random(26)
+    long_run = [SIM, "--t-end", "1e5", "--every", "1e-3"]
+    for k, sig in enumerate((signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGTERM)):
+        fifo = os.path.join(tmp, "f%d" % k)
+        os.mkfifo(fifo)
+        rd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)     # a reader that reads nothing
+        try:
+            pr = subprocess.Popen(long_run + ["--out", fifo], cwd=tmp, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE)
+            delay = rnd.uniform(0.5, 1.2)
+            time.sleep(delay)
+            pr.send_signal(sig)
+            try:
+                err = pr.communicate(timeout=5)[1].decode()
+            except subprocess.TimeoutExpired:
+                pr.kill()
+                pr.communicate()
+                err = "still running 5 s after the signal"
+            data = read_all(rd)
+        finally:
+            os.close(rd)
+        print("  --out FIFO (reader asleep), %s after %.2f s -> exit %r: %s"
+              % (signal.Signals(sig).name, delay, pr.returncode, err.strip()[:200]))
+        check(pr.returncode == 128 + sig and "interrupted by %s" % signal.Signals(sig).name in err
+              and "ends earlier" in err, "the stop answered: exit %d, the output said to end "
+              "earlier" % (128 + sig))
+        fall_checked(whole_rows(data))
+    # stdout a pipe nobody reads
+    pr = subprocess.Popen(long_run + ["--out", "-"], cwd=tmp, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE)
+    time.sleep(0.8)
+    pr.send_signal(signal.SIGTERM)
+    t0 = time.monotonic()
+    while pr.poll() is None and time.monotonic() - t0 < 5:
+        time.sleep(0.05)
+    ended = pr.poll() is not None
+    if not ended:
+        pr.kill()
+    out, err = pr.communicate()
+    print("  --out - (a pipe nobody reads), SIGTERM -> %s, exit %r: %s"
+          % ("ended" if ended else "still running after 5 s", pr.returncode,
+             err.decode().strip()[:200]))
+    check(ended and pr.returncode == 128 + signal.SIGTERM, "the stop answered with stdout stalled")
+    fall_checked(whole_rows(out))
+    # a slow reader that reads at last: every row, exit 0
+    fifo = os.path.join(tmp, "slow")
+    os.mkfifo(fifo)
+    rd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    pr = subprocess.Popen([SIM, "--t-end", "3", "--every", "1e-4", "--out", fifo], cwd=tmp,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    data = b""
+    while pr.poll() is None:
+        data += read_all(rd)
+        time.sleep(0.01)
+    data += read_all(rd)
+    os.close(rd)
+    rows = whole_rows(data)
+    print("  --out FIFO, a reader asleep 1 s then reading -> exit %r, %d rows, the last at %r"
+          % (pr.returncode, len(rows), rows[-1][0] if rows else None))
+    check(pr.returncode == 0 and len(rows) == 30001 and rows[-1][0] == 3,
+          "the slow reader gets all 30001 rows to t = 3 s")
+    fall_checked(rows)
+
+
+# ---- writefail ------------------------------------------------------------
+
+def case_writefail(tmp):
+    """A failed write's message says whether the run stopped or ended."""
+    for te, every, word in (("100", "0.5", "ended at t = 100 s"),
+                            ("1e4", "1e-3", "stopped at t = ")):
+        p = run(tmp, [SIM, "--t-end", te, "--every", every, "--out", "/dev/full"])
+        print("  --out /dev/full --t-end %s --every %s -> exit %d: %s"
+              % (te, every, p.returncode, p.stderr.strip()[:200]))
+        check(p.returncode == 3 and "No space left on device" in p.stderr and
+              word in p.stderr, "exit 3, the run %s" % word)
+
+
 if __name__ == "__main__":
-    sys.exit(main({"devstdout": case_devstdout, "comma": case_comma}, "nsm-h26py-"))
+    sys.exit(main({n[5:]: f for n, f in globals().items() if n.startswith("case_")},
+                  "nsm-h26py-", 5))
