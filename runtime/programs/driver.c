@@ -106,6 +106,8 @@ typedef struct Driver {
     Sink out, events;     /* CSV outputs, fd -1 if not requested */
     Sink sec;             /* --section records, fd -1 if not requested */
     int table;            /* print the event table on stdout */
+    int table_waits;      /* stdout is a pipe, FIFO or device (sink_waits) */
+    int table_cut;        /* a stop came while stdout's reader took nothing */
     int stdout_csv;       /* an output writes its CSV to stdout (`-`, /dev/stdout) */
     long table_max;       /* --events-max: most rows of the table, -1 all */
     int dt_given;         /* --dt on the command line */
@@ -821,6 +823,37 @@ static double num_unsigned_nan(double v)
     return isnan(v) ? fabs(v) : v;
 }
 
+/* Whether the event table may print its next row: on a pipe whose reader
+** takes nothing (`sim | less` left at rest, many impacts) printf waited in
+** write, restarted after the stop handler, deaf to SIGTERM until the reader
+** read or left.  The table is then line-buffered (table_start): a row is
+** printed once stdout has room (sink_wait_room), one whole line to the
+** pipe.  On a stop while it has none, stdout becomes /dev/null (what stdio
+** still holds would wait at the exit) and the table ends there: 0. */
+static int table_room(Driver *d)
+{
+    if (d->table_cut)
+        return 0;
+    if (!d->table_waits || !sink_wait_room(1))
+        return 1;
+    d->table_cut = 1;
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        dup2(fd, 1);
+        close(fd);
+    }
+    return 0;
+}
+
+/* Before the run: the table's stdout line-buffered when it may wait for its
+** reader (table_room). */
+static void table_start(Driver *d)
+{
+    d->table_waits = d->table && sink_waits(1);
+    if (d->table_waits)
+        setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
 /* Event handler: CSV line and/or table row.  Stops the run (nonzero) after
 ** a failed write or a stop signal. */
 static int on_event_locked(void *ud, const nsm_sim *sim, const nsm_event *ev)
@@ -842,6 +875,8 @@ static int on_event_locked(void *ud, const nsm_sim *sim, const nsm_event *ev)
     if (sinks_tick(d))
         return 1;
     if (d->table && (d->table_max < 0 || d->nev <= d->table_max)) {
+        if (!table_room(d))
+            return 1;       /* a stop signal came: the run stops */
         if (d->nev == 1)
             printf("%-20s %-14s %-12s %14s %14s %14s %14s %6s\n", "t [s]", "event", "contact",
                    "vrel- [m/s]", "vrel+ [m/s]", "impulse [N s]", "lost [J]", "count");
@@ -1730,6 +1765,9 @@ static void sinks_failed_said(const Driver *d)
 ** hold fewer lines than the run wrote (sink_flush). */
 static void sinks_cut_said(const Driver *d)
 {
+    if (d->table_cut)
+        fprintf(stderr, "%s: note: the event table on standard output ends earlier: its "
+                "reader was taking nothing when the stop came\n", d->prog);
     const Sink *sinks[3] = { &d->out, &d->events, &d->sec };
     for (int k = 0; k < 3; k++)
         if (sinks[k]->cut)
@@ -2658,6 +2696,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
                    out_is_stdout(stats_path) || (sec_spec && out_is_stdout(sec_path)) ||
                    (lyap && out_is_stdout(lyap_path));
     d.table = table && !d.stdout_csv;
+    table_start(&d);
     sink_printf(&d.out, "t [s]");
     for (int k = 0; k < m->n_outputs; k++) {
         const nsm_output_info *o = &m->outputs[k];

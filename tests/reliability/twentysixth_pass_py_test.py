@@ -33,6 +33,12 @@ Cases (each under 20 s in the normal build):
               the output ends earlier, and what the reader got is whole
               lines, the free fall by hand; a slow reader that reads at last
               gets every row, exit 0.
+  stalledtable the event table printed on stdout (no --events) to a pipe nobody
+              reads, the forced impact oscillator impacting 0.4 times a
+              second over 1e5 s: printf waited as the sinks did, deaf to
+              SIGTERM.  Now exit 143 within a second, the table's lines
+              whole (each row's instant after the one before), a note; the
+              same table to a pipe read at once as to a file, byte for byte.
   writefail   --out /dev/full over a run shorter than the writes' interval
               said "the run stopped at t = 100 s" (its end): now "ended".
 Each input and its outcome is printed.  Exits 1 on the first failure.
@@ -279,6 +285,44 @@ def case_stalled(tmp):
     check(pr.returncode == 0 and len(rows) == 30001 and rows[-1][0] == 3,
           "the slow reader gets all 30001 rows to t = 3 s")
     fall_checked(rows)
+
+
+def case_stalledtable(tmp):
+    """The event table on a stdout nobody reads: a stop is answered."""
+    import signal
+    import time
+    for delay in (1.0, 1.6):
+        pr = subprocess.Popen([FIO_SIM, "--t-end", "1e5"], cwd=tmp, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+        time.sleep(delay)
+        pr.send_signal(signal.SIGTERM)
+        t0 = time.monotonic()
+        while pr.poll() is None and time.monotonic() - t0 < 5:
+            time.sleep(0.05)
+        ended = pr.poll() is not None
+        if not ended:
+            pr.kill()
+        out, err = pr.communicate()
+        text = out.decode()
+        lines = text.splitlines()
+        times = [float(ln.split()[0]) for ln in lines[1:]]
+        print("  table to a pipe nobody reads, SIGTERM after %.1f s -> %s, exit %r, %d rows: %s"
+              % (delay, "ended" if ended else "still running after 5 s", pr.returncode,
+                 len(times), err.decode().strip()[:160]))
+        check(ended and pr.returncode == 128 + signal.SIGTERM and "ends earlier" in err.decode(),
+              "the stop answered: exit 143, the table said to end earlier")
+        check(text.endswith("\n") and lines[0].startswith("t [s]") and len(times) > 0 and
+              all(b > a for a, b in zip(times, times[1:])) and
+              all(ln.split()[1] == "impact" for ln in lines[1:]),
+              "whole rows of impacts, each later than the one before")
+    f = os.path.join(tmp, "table.txt")
+    with open(f, "w") as out:
+        subprocess.run([FIO_SIM, "--t-end", "300"], stdout=out, stderr=subprocess.DEVNULL)
+    p = subprocess.run([FIO_SIM, "--t-end", "300"], capture_output=True)
+    same = open(f, "rb").read() == p.stdout
+    print("  --t-end 300: the table to a pipe %s the table to a file (%d bytes)"
+          % ("equals" if same else "DIFFERS FROM", len(p.stdout)))
+    check(p.returncode == 0 and same, "the table to a pipe read at once is the file's")
 
 
 # ---- writefail ------------------------------------------------------------
