@@ -1319,6 +1319,23 @@ static const char *output_is_input(const char *const *paths, const char *const *
     return NULL;
 }
 
+/* The option of the first of the n outputs (other than "-") that is the
+** regular file standard error goes to, or NULL: `sim --out /dev/stderr 2>
+** f.csv` (or `--out f.csv 2> f.csv`) wrote the run's report over the CSV's
+** first bytes (stderr writes from its own offset), exit 0.  A terminal or a
+** pipe takes both, line by line. */
+static const char *output_is_stderr(const char *const *paths, const char *const *names, int n)
+{
+    struct stat err, st;
+    if (fstat(2, &err) != 0 || !S_ISREG(err.st_mode))
+        return NULL;
+    for (int k = 0; k < n; k++)
+        if (paths[k] && strcmp(paths[k], "-") && stat(paths[k], &st) == 0 &&
+            st.st_dev == err.st_dev && st.st_ino == err.st_ino)
+            return names[k];
+    return NULL;
+}
+
 /* Whether one of the n paths is a symbolic link to nothing, refused before
 ** any output is opened, as every output is (the HDF5 file, the Lyapunov
 ** spectrum, `nsmc -o`, a sweep's results): a link planted where a run
@@ -2515,6 +2532,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         nsm_sim_free(sim);
         return bad(d.prog, "%s names the parameter file read by --set-file ('%s'): the run "
                    "would write over it; name another output file", over, set_path);
+    }
+    if ((over = output_is_stderr(opaths, onames, NOUT))) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "%s names the file standard error goes to: the run's messages "
+                   "would be written over its lines; name another file (or '-', standard "
+                   "output)%s", over, "");
     }
     /* an output named as a file of another program's folder while it runs */
     for (int k = 0; k < NOUT; k++)

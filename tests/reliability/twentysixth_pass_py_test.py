@@ -19,6 +19,16 @@ Cases (each under 20 s in the normal build):
               the file holds the CSV alone, byte for byte what the same run
               writes to a named file (the free fall and the rebound by
               hand), the audit on stderr.
+  devpipe     --out /dev/stdout (/dev/fd/1, /proc/self/fd/1; --events,
+              --lyapunov-out) with stdout a pipe was refused as "a symbolic
+              link to a missing file" (the link leads to "pipe:[N]", which
+              has no path but is open): now written as `-` is, the bytes of
+              the named file.
+  devstderr   --out /dev/stderr 2> f.csv (or --out f.csv 2> f.csv, every
+              output) wrote the run's report line over the CSV's first
+              bytes, exit 0.  Now refused, exit 1, naming the option, the
+              file left as the shell made it; `--out - > f 2>&1` (one
+              descriptor) still writes the CSV whole and the report after.
   comma       a Python program that had set a decimal comma (de_DE, built
               into LOCPATH): params={'g': '2.5'} was refused ("unknown unit
               '.5'": --set's reader, strtod, stopped at the point).  Now read
@@ -128,6 +138,63 @@ def case_devstdout(tmp):
           % (rc, "energy audit" in text, "impact" in text))
     check(rc == 0 and "energy audit at t = 1 s" in text and "impact         floor" in text,
           "with stdout free the table and the audit are printed there as before")
+
+
+# ---- devpipe --------------------------------------------------------------
+
+def case_devpipe(tmp):
+    """/dev/stdout onto a pipe is written as '-' is."""
+    base = [SIM, "--t-end", "1", "--every", "0.25"]
+    for opt, extra in (("--out", []), ("--events", []),
+                       ("--lyapunov-out", ["--lyapunov", "--lyapunov-interval", "0.25"])):
+        p = run(tmp, base + extra + [opt, "named.csv"])
+        with open(os.path.join(tmp, "named.csv")) as f:
+            want = f.read()
+        for name in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+            q = run(tmp, base + extra + [opt, name])      # stdout a pipe
+            print("  %-15s %-16s | reader -> exit %d, %d bytes: %s"
+                  % (opt, name, q.returncode, len(q.stdout), q.stderr.strip()[:120]))
+            check(q.returncode == 0 and q.stdout == want,
+                  "%s %s onto a pipe: the named file's bytes" % (opt, name), q)
+    rows = csv_rows(run(tmp, base + ["--out", "/dev/stdout"]).stdout)
+    for r in rows:
+        x, v = ball_at(r[0])
+        check(abs(r[1] - x) < 1e-9 and abs(r[2] - v) < 1e-9,
+              "row at t = %g s: the ball by hand" % r[0])
+
+
+# ---- devstderr ------------------------------------------------------------
+
+def case_devstderr(tmp):
+    """An output that is the file stderr goes to is refused."""
+    base = [SIM, "--t-end", "1", "--every", "0.25"]
+    n = 0
+    for opt, extra in (("--out", []), ("--out", ["--out", "x.h5"]), ("--events", []),
+                       ("--stats", []), ("--section-out", ["--section", "period:0.25"]),
+                       ("--lyapunov-out", ["--lyapunov"])):
+        for name in ("/dev/stderr", "/dev/fd/2", "SAME"):
+            n += 1
+            path = os.path.join(tmp, "e%d.csv" % n)
+            with open(path, "w") as err:
+                p = subprocess.run(base + extra + [opt, path if name == "SAME" else name],
+                                   cwd=tmp, stdout=subprocess.DEVNULL, stderr=err, timeout=60)
+            with open(path) as f:
+                text = f.read()
+            print("  %-15s %-12s 2> file -> exit %d: %s" % (opt, name, p.returncode,
+                                                            text.strip()[:150]))
+            check(p.returncode == 1 and "names the file standard error goes to" in text and
+                  opt in text and "t [s]" not in text and "kind,contact" not in text,
+                  "%s %s onto stderr's file: refused, exit 1, naming the option" % (opt, name))
+    # one descriptor for both (2>&1): the CSV whole, the report after it
+    path = os.path.join(tmp, "both.csv")
+    with open(path, "w") as f:
+        p = subprocess.run(base + ["--out", "-"], cwd=tmp, stdout=f, stderr=subprocess.STDOUT)
+    lines = open(path).read().splitlines()
+    print("  --out - > f 2>&1 -> exit %d, %d lines, the last %r" % (p.returncode, len(lines),
+                                                                    lines[-1][:60]))
+    check(p.returncode == 0 and len(lines) == 7 and lines[0].startswith("t [s]") and
+          lines[-1].startswith(os.path.basename(SIM) + ": 1 event"),
+          "--out - > f 2>&1: the header, five rows, then the report")
 
 
 # ---- comma ----------------------------------------------------------------
