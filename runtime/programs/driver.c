@@ -1319,6 +1319,15 @@ static const char *output_is_input(const char *const *paths, const char *const *
     return NULL;
 }
 
+/* Whether a spectrum not written leaves an earlier run's file at path: a
+** regular file (--lyapunov-out /dev/full or a FIFO was said to hold "an
+** earlier run's" spectrum). */
+static int lyap_earlier(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /* The option of the first of the n outputs (other than "-") that is the
 ** regular file standard error goes to, or NULL: `sim --out /dev/stderr 2>
 ** f.csv` (or `--out f.csv 2> f.csv`) wrote the run's report over the CSV's
@@ -2780,7 +2789,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         /* beside the trajectory of this run, an earlier run's spectrum
          * was taken for this one's */
         fprintf(stderr, "%s: note: '%s' was not written (the spectrum needs the whole run)%s\n",
-                d.prog, lyap_path, access(lyap_path, F_OK) == 0 ? "; the file there is an "
+                d.prog, lyap_path, lyap_earlier(lyap_path) ? "; the file there is an "
                 "earlier run's" : "");
     free(lambda);
     const char *outs[] = { out_path, ev_path, stats_path, sec_path, h5_path, lyap_path,

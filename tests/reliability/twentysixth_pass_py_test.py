@@ -51,6 +51,9 @@ Cases (each under 20 s in the normal build):
               same table to a pipe read at once as to a file, byte for byte.
   writefail   --out /dev/full over a run shorter than the writes' interval
               said "the run stopped at t = 100 s" (its end): now "ended".
+              A spectrum not written beside --lyapunov-out /dev/full (or
+              /dev/null) said "the file there is an earlier run's": now
+              only for a regular file.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -403,6 +406,18 @@ def case_writefail(tmp):
               % (te, every, p.returncode, p.stderr.strip()[:200]))
         check(p.returncode == 3 and "No space left on device" in p.stderr and
               word in p.stderr, "exit 3, the run %s" % word)
+    # a spectrum not written: "an earlier run's" file only where a file is
+    with open(os.path.join(tmp, "ly.csv"), "w") as f:
+        f.write("exponent,lambda [1/s]\n1,0.5\n")
+    for target, earlier in (("/dev/full", False), ("/dev/null", False), ("ly.csv", True),
+                            ("new.csv", False)):
+        p = run(tmp, [SIM, "--t-end", "10", "--lyapunov", "--lyapunov-out", target])
+        note = [ln for ln in p.stderr.splitlines() if "was not written" in ln]
+        print("  --lyapunov --lyapunov-out %s (the ball comes to rest: refused) -> exit %d: %s"
+              % (target, p.returncode, note[0][:150] if note else p.stderr.strip()[:150]))
+        check(p.returncode == 3 and len(note) == 1 and
+              ("an earlier run's" in note[0]) == earlier,
+              "the note says an earlier run's file is there: %s" % earlier)
 
 
 if __name__ == "__main__":
