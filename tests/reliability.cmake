@@ -1416,7 +1416,8 @@ endforeach()
 # The twenty-sixth hostile pass on the generated simulators' command line and
 # outputs and on the Python package (tests/reliability/twentysixth_pass_py_test.py):
 # each case under 20 s in the normal build.
-foreach(case devstdout devpipe devstderr comma stalled stalledtable writefail)
+foreach(case devstdout devpipe devstderr comma stalled stalledtable writefail
+    kept_grid kept_pyargs kept_h5temp)
   add_test(NAME reliability/twentysixth_py_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysixth_pass_py_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball>

@@ -54,6 +54,20 @@ Cases (each under 20 s in the normal build):
               A spectrum not written beside --lyapunov-out /dev/full (or
               /dev/null) said "the file there is an earlier run's": now
               only for a regular file.
+Kept as regression checks of what held:
+  kept_grid   t_end at the landing time sqrt(2h/g) and one ulp on either
+              side, and 1 s, with periods t_end/k and two ulps either side
+              (k = 1, 3, 7), under rk4, exact and adaptive: the CSV, the
+              HDF5 file and Python's run agree, times strictly increasing,
+              the last row at t_end with the ball's state there by hand.
+  kept_pyargs Python's bad arguments of sweeps, basins, continuations,
+              Lyapunov, Floquet, sections and run() (texts that underflow,
+              hex floats, locale commas, NaN, empty, wrong types): each an
+              nsm.Error subclass with a message naming the argument.
+  kept_h5temp a second simulator naming a running HDF5 writer's temporary
+              (w.h5.PID.partial) as --out, --stats or --lyapunov-out is
+              refused; the first's file, stopped by SIGTERM, opens with
+              h5py, the free fall by hand.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import math
@@ -418,6 +432,137 @@ def case_writefail(tmp):
         check(p.returncode == 3 and len(note) == 1 and
               ("an earlier run's" in note[0]) == earlier,
               "the note says an earlier run's file is there: %s" % earlier)
+
+
+# ---- kept -----------------------------------------------------------------
+
+def case_kept_grid(tmp):
+    """CSV, HDF5 and Python agree near the landing time and grid divisors."""
+    import h5py
+    import numpy as np
+    ball = __import__("passlib").compiled(tmp, "ball", path=BALL)
+    t0 = math.sqrt(2 * H / G)
+    n = 0
+    for meth in ("rk4", "exact", "adaptive"):
+        for te in (t0, np.nextafter(t0, 1), np.nextafter(t0, 0), 1.0):
+            for k in (1, 3, 7):
+                for d in (-2, 0, 2):
+                    ev = te / k
+                    for _ in range(abs(d)):
+                        ev = np.nextafter(ev, 2 if d > 0 else 0)
+                    n += 1
+                    csv, h5 = (os.path.join(tmp, "g.%s" % e) for e in ("csv", "h5"))
+                    p = run(tmp, [SIM, "--method", meth, "--t-end", repr(float(te)), "--every",
+                                  repr(float(ev)), "--out", csv, "--out", h5])
+                    check(p.returncode == 0, "%s t_end %r every %r runs" % (meth, te, ev), p)
+                    with open(csv) as f:
+                        rows = np.array(csv_rows(f.read()))
+                    with h5py.File(h5, "r") as f:
+                        tr = f["trajectory"][()]
+                    r = ball.run(t_end=float(te), every=float(ev), method=meth)
+                    py = np.column_stack([r.t, r["B.x"], r["B.v"]])
+                    tol = 4 * np.finfo(float).eps * te
+                    last = tr[-1]
+                    x, v = ball_at(last[0])     # before the second landing (1.26 s)
+                    print("  %-8s t_end %-20r every %-22r -> %d rows, the last at %r, x %.12g "
+                          "v %.12g" % (meth, float(te), float(ev), len(tr), last[0], last[1],
+                                       last[2]))
+                    check(np.array_equal(py, tr[:, :3]) and len(rows) == len(tr) and
+                          np.allclose(rows[:, :3], tr[:, :3], rtol=1e-11, atol=1e-12) and
+                          np.all(np.diff(tr[:, 0]) > tol) and abs(last[0] - te) <= tol and
+                          abs(last[1] - x) < 1e-8,
+                          "the three agree, times increasing, the last row at t_end by hand")
+    print("  %d runs" % n)
+
+
+def case_kept_pyargs(tmp):
+    """Python's bad arguments: an nsm.Error subclass with a message each."""
+    import decimal
+    import nsm
+    f = __import__("passlib").compiled(tmp, "fio", path=FIO)
+    S = "impact:stop"
+    calls = {
+        "sweep values ['2,5']": lambda: f.sweep("omega", ["2,5"], S, transient=1, record=1),
+        "sweep values ['0x1p1']": lambda: f.sweep("omega", ["0x1p1"], S, transient=1, record=1),
+        "sweep values [nan]": lambda: f.sweep("omega", [float("nan")], S, transient=1, record=1),
+        "sweep values {2.5}": lambda: f.sweep("omega", {2.5}, S, transient=1, record=1),
+        "sweep record 0": lambda: f.sweep("omega", [2.5], S, transient=1, record=0),
+        "sweep transient '1 '": lambda: f.sweep("omega", [2.5], S, transient="1 ", record=1),
+        "sweep transient Decimal(1e-400)": lambda: f.sweep(
+            "omega", [2.5], S, transient=decimal.Decimal("1e-400"), record=1),
+        "sweep period '1e-400'": lambda: f.sweep("omega", [2.5], "period:1", period="1e-400",
+                                                 transient=1, record=1),
+        "sweep section 'period:2,5'": lambda: f.sweep("omega", [2.5], "period:2,5",
+                                                      transient=1, record=1),
+        "sweep params omega": lambda: f.sweep("omega", [2.5], S, params={"omega": 1},
+                                              transient=1, record=1),
+        "continuation start '1e-400'": lambda: f.continuation("omega", "1e-400", 2.5,
+                                                              max_points=2),
+        "continuation stop nan": lambda: f.continuation("omega", 2.5, float("nan")),
+        "continuation curve 'x'": lambda: f.continuation("omega", 2.5, 2.6, curve="x"),
+        "basins count 1.5": lambda: f.basins(("M.x", -1, 0, 1.5), ("M.v", -1, 1, 2), S,
+                                             transient=1, record=1),
+        "basins lo '1e-400'": lambda: f.basins(("M.x", "1e-400", 0, 2), ("M.v", -1, 1, 2), S,
+                                               transient=1, record=1),
+        "basins tol 0": lambda: f.basins(("M.x", -1, 0, 2), ("M.v", -1, 1, 2), S,
+                                         transient=1, record=1, tol=0),
+        "lyapunov interval '1e-400'": lambda: f.lyapunov(1, "1e-400"),
+        "floquet period 0": lambda: f.floquet(0),
+        "section t_end '1e-400'": lambda: f.section("period:1", t_end="1e-400"),
+        "run init '50 cm'": lambda: f.run(t_end=1, init={"M.x": "50 cm"}),
+        "run every '0x1p-4'": lambda: f.run(t_end=1, every="0x1p-4"),
+        "run params '2,5'": lambda: f.run(t_end=1, params={"omega": "2,5"}),
+        "run params '1e-400 rad/s'": lambda: f.run(t_end=1, params={"omega": "1e-400 rad/s"}),
+        "run params '2.5 Hz'": lambda: f.run(t_end=1, params={"omega": "2.5 Hz"}),
+        "run method b'rk4'": lambda: f.run(t_end=1, method=b"rk4"),
+        "run zeno 2": lambda: f.run(t_end=1, zeno=2),
+    }
+    for label, call in calls.items():
+        try:
+            call()
+            got, ok = "ran", False
+        except nsm.Error as e:
+            got, ok = "%s: %s" % (type(e).__name__, e), bool(str(e)) and type(e) is not nsm.Error
+        except BaseException as e:      # noqa: B902 - the check names it
+            got, ok = "NOT an nsm.Error: %s: %s" % (type(e).__name__, e), False
+        print("  %-34s -> %s" % (label, got[:150]))
+        check(ok, "%s: an nsm.Error subclass with a message" % label)
+
+
+def case_kept_h5temp(tmp):
+    """A running HDF5 writer's temporary is refused to other outputs."""
+    import signal
+    import time
+    import h5py
+    from passlib import wait_until
+    pr = subprocess.Popen([SIM, "--t-end", "1e4", "--every", "1e-3", "--out", "w.h5"], cwd=tmp,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_until(pr, lambda: any(n.endswith(".partial") for n in os.listdir(tmp)), 20)
+    temps = [n for n in os.listdir(tmp) if n.endswith(".partial")]
+    check(len(temps) == 1, "the writer's temporary %s" % temps)
+    for opt, extra in (("--out", []), ("--stats", []), ("--lyapunov-out", ["--lyapunov"]),
+                       ("--events", [])):
+        p = run(tmp, [SIM, "--t-end", "1", "--every", "0.1", opt, temps[0]] + extra)
+        print("  %s %s -> exit %d: %s" % (opt, temps[0], p.returncode, p.stderr.strip()[:140]))
+        check(p.returncode == 1 and "in use by another running program" in p.stderr,
+              "%s naming the temporary: refused, exit 1" % opt)
+    p = run(tmp, [SIM, "--t-end", "1", "--out", "w.h5"])
+    print("  a second writer of w.h5 -> exit %d: %s" % (p.returncode, p.stderr.strip()[:140]))
+    check(p.returncode == 1 and "in use by another running program" in p.stderr,
+          "a second HDF5 writer of the same file refused")
+    time.sleep(0.3)
+    pr.send_signal(signal.SIGTERM)
+    err = pr.communicate(timeout=30)[1].decode()
+    with h5py.File(os.path.join(tmp, "w.h5"), "r") as f:
+        tr = f["trajectory"][()]
+        status = int(f["run"].attrs["status"])
+    t0 = math.sqrt(2 * H / G)
+    fall = tr[tr[:, 0] < t0]
+    errx = max(abs(fall[:, 1] - (H - G * fall[:, 0] ** 2 / 2)))
+    print("  the first stopped by SIGTERM -> exit %d, status %d, %d rows, the fall's largest "
+          "error %.2g m" % (pr.returncode, status, len(tr), errx))
+    check(pr.returncode == 143 and status == 8 and errx < 1e-9 and
+          "interrupted by SIGTERM" in err, "the first's file whole, marked stopped, by hand")
 
 
 if __name__ == "__main__":
