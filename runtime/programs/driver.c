@@ -305,15 +305,17 @@ static int sink_waits(int fd)
 ** after the handler (SA_RESTART), and the simulator stayed deaf to SIGINT,
 ** SIGTERM and SIGHUP until the reader read or went away (then exit 3,
 ** "Broken pipe", for a stop asked for long before).  0 when it can take
-** one (or poll cannot tell), -1 once a stop signal came. */
+** one (or poll cannot tell), -1 when it took nothing for half a second
+** after a stop signal: a slow reader still reading gets every line. */
 static int sink_wait_room(int fd)
 {
     struct pollfd p = { .fd = fd, .events = POLLOUT };
+    int idle = 0;       /* 20 ms slices without room since the stop */
     for (;;) {
         int k = poll(&p, 1, 20);
         if (k > 0 || (k < 0 && errno != EINTR))
             return 0;
-        if (stop_signal)
+        if (stop_signal && ++idle >= 25)
             return -1;
     }
 }
@@ -1793,12 +1795,12 @@ static void sinks_cut_said(const Driver *d)
 {
     if (d->table_cut)
         fprintf(stderr, "%s: note: the event table on standard output ends earlier: its "
-                "reader was taking nothing when the stop came\n", d->prog);
+                "reader took nothing for half a second after the stop\n", d->prog);
     const Sink *sinks[3] = { &d->out, &d->events, &d->sec };
     for (int k = 0; k < 3; k++)
         if (sinks[k]->cut)
-            fprintf(stderr, "%s: note: '%s' ends earlier: its reader was taking nothing when "
-                    "the stop came\n", d->prog, strcmp(sinks[k]->path, "-") ? sinks[k]->path
+            fprintf(stderr, "%s: note: '%s' ends earlier: its reader took nothing for half a "
+                    "second after the stop\n", d->prog, strcmp(sinks[k]->path, "-") ? sinks[k]->path
                                                                            : "standard output");
 }
 

@@ -39,10 +39,11 @@ Cases (each under 20 s in the normal build):
               restarted after the stop handler, and SIGTERM, SIGINT or
               SIGHUP went unanswered until the reader read or left (then
               exit 3, "Broken pipe", for a stop asked for long before).
-              Now the stop is seen within 20 ms: exit 128 + N, a note that
-              the output ends earlier, and what the reader got is whole
-              lines, the free fall by hand; a slow reader that reads at last
-              gets every row, exit 0.
+              Now a stop is answered once the reader has taken nothing for
+              half a second: exit 128 + N, a note that the output ends
+              earlier, and what the reader got is whole lines, the free
+              fall by hand; a slow reader still reading at the stop gets
+              every row up to it, one that reads at last every row, exit 0.
   stalledtable the event table printed on stdout (no --events) to a pipe nobody
               reads, the forced impact oscillator impacting 0.4 times a
               second over 1e5 s: printf waited as the sinks did, deaf to
@@ -350,6 +351,30 @@ def case_stalled(tmp):
              err.decode().strip()[:200]))
     check(ended and pr.returncode == 128 + signal.SIGTERM, "the stop answered with stdout stalled")
     fall_checked(whole_rows(out))
+    # a slow reader still reading when the stop comes: every row to the stop
+    import re
+    for k, sig in enumerate((signal.SIGINT, signal.SIGTERM, signal.SIGHUP)):
+        pr = subprocess.Popen(long_run + ["--out", "-"], cwd=tmp, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+        data, t0, when, sent = b"", time.monotonic(), rnd.uniform(0.2, 1.0), False
+        while True:
+            if not sent and time.monotonic() - t0 > when:
+                pr.send_signal(sig)
+                sent = True
+            b = os.read(pr.stdout.fileno(), 4096)
+            if not b:
+                break
+            data += b
+            time.sleep(rnd.choice((0, 0.001, 0.01)))
+        pr.wait()
+        err = pr.stderr.read().decode()
+        rows = whole_rows(data)
+        stop = re.search(r"interrupted by \w+ at t = ([0-9.e+-]+) s", err)
+        want = round(float(stop.group(1)) / 1e-3) + 1 if stop else -1
+        print("  --out - to a slow reader, %s after %.2f s -> exit %r, %d rows (to the stop: %d)"
+              % (signal.Signals(sig).name, when, pr.returncode, len(rows), want))
+        check(pr.returncode == 128 + sig and len(rows) == want and "ends earlier" not in err,
+              "the slow reader gets every row up to the stop")
     # a slow reader that reads at last: every row, exit 0
     fifo = os.path.join(tmp, "slow")
     os.mkfifo(fifo)
