@@ -817,6 +817,21 @@ static int held_contact(const nsm_model *m, const nsm_sim *sim)
     return -1;
 }
 
+/* The shortest text (15 to 17 significant digits) that reads back as v,
+** into buf (32 bytes are enough): an option's value named as the user gave
+** it (--lyapunov-transient 1e300 was named 1.0000000000000001e+300 by
+** %.17g), a computed one with every digit that tells it apart.  The
+** simulators run in the C locale (they set none). */
+static const char *num_shortest(char *buf, size_t len, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 /* v, a NaN without its sign: the energy an impact took when the energies
 ** overflowed (inf - inf) was written "-nan" (printf shows the sign the
 ** subtraction left), which no reader takes for "not a number". */
@@ -2592,8 +2607,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         return 1;
     }
     if (lyap && !(lyap_tr < t_end)) {
-        fprintf(stderr, "%s: error: --lyapunov-transient %.17g s leaves no time before t_end = "
-                "%.17g s\n", d.prog, lyap_tr, t_end);
+        char a[32], b[32];
+        fprintf(stderr, "%s: error: --lyapunov-transient %s s leaves no time before t_end = "
+                "%s s\n", d.prog, num_shortest(a, sizeof a, lyap_tr),
+                num_shortest(b, sizeof b, t_end));
         nsm_sim_free(sim);
         return 1;
     }
@@ -2650,8 +2667,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
      * free-flight mode's at t = 0 (after a transient the spectrum checks it
      * again where it starts) */
     if (lyap && nsm_sim_lyapunov_check(sim, t_end - lyap_tr, lyap_int)) {
-        fprintf(stderr, "%s: error: --lyapunov from t = %.17g s to t_end = %.17g s, "
-                "--lyapunov-interval %.17g s: %s\n", d.prog, lyap_tr, t_end, lyap_int,
+        char a[32], b[32], c[32];
+        fprintf(stderr, "%s: error: --lyapunov from t = %s s to t_end = %s s, "
+                "--lyapunov-interval %s s: %s\n", d.prog, num_shortest(a, sizeof a, lyap_tr),
+                num_shortest(b, sizeof b, t_end), num_shortest(c, sizeof c, lyap_int),
                 nsm_sim_message(sim));
         nsm_sim_free(sim);
         return 1;

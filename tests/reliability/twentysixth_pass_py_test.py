@@ -54,7 +54,8 @@ Cases (each under 20 s in the normal build):
               said "the run stopped at t = 100 s" (its end): now "ended".
               A spectrum not written beside --lyapunov-out /dev/full (or
               /dev/null) said "the file there is an earlier run's": now
-              only for a regular file.
+              only for a regular file.  --lyapunov-transient 1e300 was
+              named 1.0000000000000001e+300 in its refusal: now as given.
 Kept as regression checks of what held:
   kept_grid   t_end at the landing time sqrt(2h/g) and one ulp on either
               side, and 1 s, with periods t_end/k and two ulps either side
@@ -445,6 +446,16 @@ def case_writefail(tmp):
               % (te, every, p.returncode, p.stderr.strip()[:200]))
         check(p.returncode == 3 and "No space left on device" in p.stderr and
               word in p.stderr, "exit 3, the run %s" % word)
+    # the Lyapunov refusals name the values as given (%.17g named 1e300
+    # 1.0000000000000001e+300 and 0.1 0.10000000000000001)
+    for extra, want in ((["--lyapunov-transient", "1e300"], "--lyapunov-transient 1e+300 s "
+                         "leaves no time before t_end = 10 s"),
+                        (["--t-end", "0.3", "--lyapunov-transient", "0.3"],
+                         "--lyapunov-transient 0.3 s leaves no time before t_end = 0.3 s")):
+        p = run(tmp, [SIM, "--lyapunov"] + extra)
+        print("  --lyapunov %s -> exit %d: %s" % (" ".join(extra), p.returncode,
+                                                 p.stderr.strip()[:150]))
+        check(p.returncode == 1 and want in p.stderr, "the values named as given")
     # a spectrum not written: "an earlier run's" file only where a file is
     with open(os.path.join(tmp, "ly.csv"), "w") as f:
         f.write("exponent,lambda [1/s]\n1,0.5\n")
