@@ -291,12 +291,14 @@ static int sink_open(Sink *s, const char *path)
     return 0;
 }
 
-/* Whether fd is a pipe, a FIFO, a socket or a device: a write to it may
-** wait for its reader for ever. */
+static int out_is_null(const struct stat *st);
+
+/* Whether fd is a pipe, a FIFO, a socket or a device other than /dev/null:
+** a write to it may wait for its reader for ever. */
 static int sink_waits(int fd)
 {
     struct stat st;
-    return fstat(fd, &st) == 0 && !S_ISREG(st.st_mode);
+    return fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !out_is_null(&st);
 }
 
 /* Waits until fd (sink_waits) can take a write, in 20 ms slices, so that a
