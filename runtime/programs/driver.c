@@ -1814,11 +1814,13 @@ static void sinks_cut_said(const Driver *d)
         fprintf(stderr, "%s: note: the event table on standard output ends earlier: its "
                 "reader took nothing for half a second after the stop\n", d->prog);
     const Sink *sinks[3] = { &d->out, &d->events, &d->sec };
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
+        const char *path = sinks[k]->path;
         if (sinks[k]->cut)
             fprintf(stderr, "%s: note: '%s' ends earlier: its reader took nothing for half a "
-                    "second after the stop\n", d->prog, strcmp(sinks[k]->path, "-") ? sinks[k]->path
-                                                                           : "standard output");
+                    "second after the stop\n", d->prog,
+                    strcmp(path, "-") ? path : "standard output");
+    }
 }
 
 /* The descriptor of `nsmc run`'s report pipe (NSM_REPORT_FD), or -1. */
