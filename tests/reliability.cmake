@@ -1449,3 +1449,16 @@ foreach(case findings_devstdout findings_replaced findings_finegrid findings_sta
   set_tests_properties(reliability/twentysixth_cli_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# The twenty-sixth hostile pass on the generated simulators' command line and
+# outputs and on the Python package (tests/reliability/twentysixth_pass_py_test.py):
+# each case under 20 s in the normal build.
+foreach(case devstdout devpipe devstderr comma stalled stalledtable writefail
+    kept_grid kept_pyargs kept_h5temp)
+  add_test(NAME reliability/twentysixth_py_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysixth_pass_py_test.py
+            $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball>
+            $<TARGET_FILE:sim_forced_impact_oscillator> ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentysixth_py_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()

@@ -467,9 +467,16 @@ int setfile_value(const char *text, const char *unit, int any, double *value, ch
                   size_t errlen);
 
 /* A parameter's value text with a unit into *value (SI) for the parameter
-** whose SI unit is unit: 0, or -1 with the reason in err. */
+** whose SI unit is unit: 0, or -1 with the reason in err.  Read in the C
+** locale's numbers, as the simulators (which set no locale) read --set: a
+** Python program that had set a decimal comma got params={'g': '2.5'}
+** refused ("unknown unit '.5'"), strtod stopping at the point. */
 int nsmpy_param_value(const char *text, const char *unit, double *value, char *err,
                       size_t errlen)
 {
-    return setfile_value(text, unit, 0, value, err, errlen);
+    nsm_locale_saved saved;
+    nsm_locale_c_begin(&saved);
+    int rc = setfile_value(text, unit, 0, value, err, errlen);
+    nsm_locale_c_end(&saved);
+    return rc;
 }

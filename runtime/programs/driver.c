@@ -57,6 +57,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -96,6 +97,7 @@ typedef struct Sink {
     int created;          /* the file did not exist before this run */
     int removed;          /* a failed file left without a line, removed (sink_close) */
     int replaced;         /* its name gave another file at the end (sink_replaced) */
+    int cut;              /* a stop came while its reader took nothing: later lines dropped */
     double last;          /* seconds of the last write, or of the opening (sink_due) */
 } Sink;
 
@@ -105,7 +107,9 @@ typedef struct Driver {
     Sink out, events;     /* CSV outputs, fd -1 if not requested */
     Sink sec;             /* --section records, fd -1 if not requested */
     int table;            /* print the event table on stdout */
-    int stdout_csv;       /* an output writes its CSV to stdout (`-`) */
+    int table_waits;      /* stdout is a pipe, FIFO or device (sink_waits) */
+    int table_cut;        /* a stop came while stdout's reader took nothing */
+    int stdout_csv;       /* an output writes its CSV to stdout (`-`, /dev/stdout) */
     long table_max;       /* --events-max: most rows of the table, -1 all */
     int dt_given;         /* --dt on the command line */
     int etol_off;         /* --energy-tol 0: the balance stops no run */
@@ -288,13 +292,68 @@ static int sink_open(Sink *s, const char *path)
     return 0;
 }
 
+static int out_is_null(const struct stat *st);
+
+/* Whether fd is a pipe, a FIFO, a socket or a device other than /dev/null:
+** a write to it may wait for its reader for ever. */
+static int sink_waits(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !out_is_null(&st);
+}
+
+/* Waits until fd (sink_waits) can take a write, in 20 ms slices, so that a
+** stop signal is seen: a write blocked on a reader that reads nothing
+** (`sim --out - | less` left at rest, a FIFO's reader asleep) is restarted
+** after the handler (SA_RESTART), and the simulator stayed deaf to SIGINT,
+** SIGTERM and SIGHUP until the reader read or went away (then exit 3,
+** "Broken pipe", for a stop asked for long before).  0 when it can take
+** one (or poll cannot tell), -1 when it took nothing for half a second
+** after a stop signal: a slow reader still reading gets every line. */
+static int sink_wait_room(int fd)
+{
+    struct pollfd p = { .fd = fd, .events = POLLOUT };
+    int idle = 0;       /* 20 ms slices without room since the stop */
+    for (;;) {
+        int k = poll(&p, 1, 20);
+        if (k > 0 || (k < 0 && errno != EINTR))
+            return 0;
+        if (stop_signal && ++idle >= 25)
+            return -1;
+    }
+}
+
+/* The length of the next write of the n bytes at b to a pipe: whole lines
+** of at most PIPE_BUF bytes, which a pipe with room (sink_wait_room) takes
+** at once and whole, else the first line alone. */
+static size_t sink_chunk(const char *b, size_t n)
+{
+    if (n <= PIPE_BUF)
+        return n;
+    for (size_t k = PIPE_BUF; k > 0; k--)
+        if (b[k - 1] == '\n')
+            return k;
+    const char *nl = memchr(b, '\n', n);
+    return nl ? (size_t)(nl - b) + 1 : n;
+}
+
 /* Write the buffer out (it ends at a line end).  On a failure, remember the
-** reason, cut a regular file back to its last whole line and drop the rest. */
+** reason, cut a regular file back to its last whole line and drop the rest.
+** To a pipe, FIFO or device, whole lines as its reader takes them: a stop
+** signal while it takes none drops this line and the later ones (cut). */
 static int sink_flush(Sink *s)
 {
     size_t off = 0;
-    while (!s->err && off < s->n) {
-        ssize_t w = write(s->fd, s->buf + off, s->n - off);
+    int waits = !s->cut && s->n && sink_waits(s->fd);
+    while (!s->err && !s->cut && off < s->n) {
+        size_t len = s->n - off;
+        if (waits && sink_wait_room(s->fd)) {
+            s->cut = 1;
+            break;
+        }
+        if (waits)
+            len = sink_chunk(s->buf + off, len);
+        ssize_t w = write(s->fd, s->buf + off, len);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
@@ -314,7 +373,7 @@ static int sink_flush(Sink *s)
         s->n = 0;
         return -1;
     }
-    s->done += (off_t)s->n;
+    s->done += (off_t)(s->cut ? off : s->n);
     s->n = 0;
     return 0;
 }
@@ -774,12 +833,58 @@ static int held_contact(const nsm_model *m, const nsm_sim *sim)
     return -1;
 }
 
+/* The shortest text (15 to 17 significant digits) that reads back as v,
+** into buf (32 bytes are enough): an option's value named as the user gave
+** it (--lyapunov-transient 1e300 was named 1.0000000000000001e+300 by
+** %.17g), a computed one with every digit that tells it apart.  The
+** simulators run in the C locale (they set none). */
+static const char *num_shortest(char *buf, size_t len, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 /* v, a NaN without its sign: the energy an impact took when the energies
 ** overflowed (inf - inf) was written "-nan" (printf shows the sign the
 ** subtraction left), which no reader takes for "not a number". */
 static double num_unsigned_nan(double v)
 {
     return isnan(v) ? fabs(v) : v;
+}
+
+/* Whether the event table may print its next row: on a pipe whose reader
+** takes nothing (`sim | less` left at rest, many impacts) printf waited in
+** write, restarted after the stop handler, deaf to SIGTERM until the reader
+** read or left.  The table is then line-buffered (table_start): a row is
+** printed once stdout has room (sink_wait_room), one whole line to the
+** pipe.  On a stop while it has none, stdout becomes /dev/null (what stdio
+** still holds would wait at the exit) and the table ends there: 0. */
+static int table_room(Driver *d)
+{
+    if (d->table_cut)
+        return 0;
+    if (!d->table_waits || !sink_wait_room(1))
+        return 1;
+    d->table_cut = 1;
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        dup2(fd, 1);
+        close(fd);
+    }
+    return 0;
+}
+
+/* Before the run: the table's stdout line-buffered when it may wait for its
+** reader (table_room). */
+static void table_start(Driver *d)
+{
+    d->table_waits = d->table && sink_waits(1);
+    if (d->table_waits)
+        setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
 /* Event handler: CSV line and/or table row.  Stops the run (nonzero) after
@@ -803,6 +908,8 @@ static int on_event_locked(void *ud, const nsm_sim *sim, const nsm_event *ev)
     if (sinks_tick(d))
         return 1;
     if (d->table && (d->table_max < 0 || d->nev <= d->table_max)) {
+        if (!table_room(d))
+            return 1;       /* a stop signal came: the run stops */
         if (d->nev == 1)
             printf("%-20s %-14s %-12s %14s %14s %14s %14s %6s\n", "t [s]", "event", "contact",
                    "vrel- [m/s]", "vrel+ [m/s]", "impulse [N s]", "lost [J]", "count");
@@ -1175,6 +1282,34 @@ static int out_identity(const char *path, char *buf, size_t len)
     return 1;
 }
 
+/* Whether the output path, not "-", names the file standard output writes
+** to (`--out /dev/stdout`, /proc/self/fd/1, or the file stdout was sent
+** to): its CSV then goes to stdout as with "-".  The event table went to
+** stdout beside it: `sim --out /dev/stdout > f.csv` wrote the table over
+** the CSV's first rows (two descriptions, two offsets), and a pipe read
+** the table's lines among the rows. */
+static int path_is_stdout(const char *path)
+{
+    struct stat a, b, n;
+    if (!path || !strcmp(path, "-") || stat(path, &a) != 0 || fstat(1, &b) != 0 ||
+        a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+        return 0;
+    /* /dev/null as both loses nothing: the table and the audit stay where
+     * they were (stdout on /dev/null with --out /dev/null) */
+    return !(S_ISCHR(a.st_mode) && stat("/dev/null", &n) == 0 && S_ISCHR(n.st_mode) &&
+             a.st_rdev == n.st_rdev);
+}
+
+/* Whether the output path is standard output's file, by any name: "-",
+** /dev/stdout, /dev/fd/1, or the very file stdout was sent to (`sim --out
+** /dev/stdout > f.csv`).  Such an output takes stdout as "-" does: the
+** event table and the audit were printed onto the CSV's first bytes (the
+** shell's descriptor writes from its own offset), exit 0. */
+static int out_is_stdout(const char *path)
+{
+    return path && (!strcmp(path, "-") || path_is_stdout(path));
+}
+
 /* The outputs checked against each other, the parameter file and the
 ** figures: --out (CSV and HDF5), --events, --stats, --section-out,
 ** --lyapunov-out, the animation's GIF, script and log. */
@@ -1226,6 +1361,32 @@ static const char *output_is_input(const char *const *paths, const char *const *
         return NULL;
     for (int k = 0; k < n; k++)
         if (paths[k] && out_identity(paths[k], b, sizeof b) && !strcmp(a, b))
+            return names[k];
+    return NULL;
+}
+
+/* Whether a spectrum not written leaves an earlier run's file at path: a
+** regular file (--lyapunov-out /dev/full or a FIFO was said to hold "an
+** earlier run's" spectrum). */
+static int lyap_earlier(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The option of the first of the n outputs (other than "-") that is the
+** regular file standard error goes to, or NULL: `sim --out /dev/stderr 2>
+** f.csv` (or `--out f.csv 2> f.csv`) wrote the run's report over the CSV's
+** first bytes (stderr writes from its own offset), exit 0.  A terminal or a
+** pipe takes both, line by line. */
+static const char *output_is_stderr(const char *const *paths, const char *const *names, int n)
+{
+    struct stat err, st;
+    if (fstat(2, &err) != 0 || !S_ISREG(err.st_mode))
+        return NULL;
+    for (int k = 0; k < n; k++)
+        if (paths[k] && strcmp(paths[k], "-") && stat(paths[k], &st) == 0 &&
+            st.st_dev == err.st_dev && st.st_ino == err.st_ino)
             return names[k];
     return NULL;
 }
@@ -1672,6 +1833,23 @@ static void sinks_failed_said(const Driver *d)
     }
 }
 
+/* Notes the outputs whose reader took nothing when the stop came: they
+** hold fewer lines than the run wrote (sink_flush). */
+static void sinks_cut_said(const Driver *d)
+{
+    if (d->table_cut)
+        fprintf(stderr, "%s: note: the event table on standard output ends earlier: its "
+                "reader took nothing for half a second after the stop\n", d->prog);
+    const Sink *sinks[3] = { &d->out, &d->events, &d->sec };
+    for (int k = 0; k < 3; k++) {
+        const char *path = sinks[k]->path;
+        if (sinks[k]->cut)
+            fprintf(stderr, "%s: note: '%s' ends earlier: its reader took nothing for half a "
+                    "second after the stop\n", d->prog,
+                    strcmp(path, "-") ? path : "standard output");
+    }
+}
+
 /* The descriptor of `nsmc run`'s report pipe (NSM_REPORT_FD), or -1. */
 static int report_fd = -1;
 
@@ -1857,11 +2035,15 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
         write_failed(d, errno, "standard output");
     if (d->werr) {
         report_to_parent("write-failed\n");
-        fprintf(stderr, "%s: error: cannot write '%s': %s; the run stopped at t = %.12g s "
+        /* "ended" when the failed write came at the close (--out /dev/full
+         * over a run shorter than the writes' interval said "stopped at
+         * t = 100 s", t_end) */
+        fprintf(stderr, "%s: error: cannot write '%s': %s; the run %s at t = %.12g s "
                 "(the files end with a whole line)\n", d->prog,
                 strcmp(d->werr_path, "-") ? d->werr_path : "standard output",
                 d->werr == EBUSY ? "it is in use by another running program, which began to "
-                "write it during the run" : strerror(d->werr), t);
+                "write it during the run" : strerror(d->werr),
+                t < d->t_end ? "stopped" : "ended", t);
         sinks_failed_said(d);
         nsm_sim_free(sim);
         return 3;
@@ -1877,6 +2059,7 @@ static int finish(Driver *d, nsm_sim *sim, int rc, FILE *stats, const char *stat
     if (sig) {
         fprintf(stderr, "%s: interrupted by %s at t = %.12g s; the output files hold whole "
                 "lines up to there\n", d->prog, signal_name(sig), t);
+        sinks_cut_said(d);
         nsm_sim_free(sim);
         return 128 + sig;
     }
@@ -2078,24 +2261,6 @@ static int lyap_write(const char *path, int n, const double *lambda)
     free(real);
     errno = e;
     return e ? -1 : 0;
-}
-
-/* Whether the output path, not "-", names the file standard output writes
-** to (`--out /dev/stdout`, /proc/self/fd/1, or the file stdout was sent
-** to): its CSV then goes to stdout as with "-".  The event table went to
-** stdout beside it: `sim --out /dev/stdout > f.csv` wrote the table over
-** the CSV's first rows (two descriptions, two offsets), and a pipe read
-** the table's lines among the rows. */
-static int path_is_stdout(const char *path)
-{
-    struct stat a, b, n;
-    if (!path || !strcmp(path, "-") || stat(path, &a) != 0 || fstat(1, &b) != 0 ||
-        a.st_dev != b.st_dev || a.st_ino != b.st_ino)
-        return 0;
-    /* /dev/null as both loses nothing: the table and the audit stay where
-     * they were (stdout on /dev/null with --out /dev/null) */
-    return !(S_ISCHR(a.st_mode) && stat("/dev/null", &n) == 0 && S_ISCHR(n.st_mode) &&
-             a.st_rdev == n.st_rdev);
 }
 
 /* The program: parse options, run, write CSV, report.  Returns the exit
@@ -2446,6 +2611,12 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         return bad(d.prog, "%s names the parameter file read by --set-file ('%s'): the run "
                    "would write over it; name another output file", over, set_path);
     }
+    if ((over = output_is_stderr(opaths, onames, NOUT))) {
+        nsm_sim_free(sim);
+        return bad(d.prog, "%s names the file standard error goes to: the run's messages "
+                   "would be written over its lines; name another file (or '-', standard "
+                   "output)%s", over, "");
+    }
     /* an output named as a file of another program's folder while it runs */
     for (int k = 0; k < NOUT; k++)
         if (opaths[k] && outdir_output_free(d.prog, onames[k], opaths[k])) {
@@ -2488,8 +2659,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         return 1;
     }
     if (lyap && !(lyap_tr < t_end)) {
-        fprintf(stderr, "%s: error: --lyapunov-transient %.17g s leaves no time before t_end = "
-                "%.17g s\n", d.prog, lyap_tr, t_end);
+        char a[32], b[32];
+        fprintf(stderr, "%s: error: --lyapunov-transient %s s leaves no time before t_end = "
+                "%s s\n", d.prog, num_shortest(a, sizeof a, lyap_tr),
+                num_shortest(b, sizeof b, t_end));
         nsm_sim_free(sim);
         return 1;
     }
@@ -2546,8 +2719,10 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
      * free-flight mode's at t = 0 (after a transient the spectrum checks it
      * again where it starts) */
     if (lyap && nsm_sim_lyapunov_check(sim, t_end - lyap_tr, lyap_int)) {
-        fprintf(stderr, "%s: error: --lyapunov from t = %.17g s to t_end = %.17g s, "
-                "--lyapunov-interval %.17g s: %s\n", d.prog, lyap_tr, t_end, lyap_int,
+        char a[32], b[32], c[32];
+        fprintf(stderr, "%s: error: --lyapunov from t = %s s to t_end = %s s, "
+                "--lyapunov-interval %s s: %s\n", d.prog, num_shortest(a, sizeof a, lyap_tr),
+                num_shortest(b, sizeof b, t_end), num_shortest(c, sizeof c, lyap_int),
                 nsm_sim_message(sim));
         nsm_sim_free(sim);
         return 1;
@@ -2623,12 +2798,11 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
     report_to_parent("outputs-open\n");     /* nsmc run: this is a simulator that ran */
     if (plot_dir)
         remove_old_plots(plot_dir);
-    d.stdout_csv = (out_path && !strcmp(out_path, "-")) || (ev_path && !strcmp(ev_path, "-")) ||
-                   (stats_path && !strcmp(stats_path, "-")) || (sec_spec && !strcmp(sec_path, "-")) ||
-                   (lyap && !strcmp(lyap_path, "-")) || path_is_stdout(out_path) ||
-                   path_is_stdout(ev_path) || path_is_stdout(stats_path) ||
-                   (sec_spec && path_is_stdout(sec_path)) || (lyap && path_is_stdout(lyap_path));
+    d.stdout_csv = out_is_stdout(out_path) || out_is_stdout(ev_path) ||
+                   out_is_stdout(stats_path) || (sec_spec && out_is_stdout(sec_path)) ||
+                   (lyap && out_is_stdout(lyap_path));
     d.table = table && !d.stdout_csv;
+    table_start(&d);
     sink_printf(&d.out, "t [s]");
     for (int k = 0; k < m->n_outputs; k++) {
         const nsm_output_info *o = &m->outputs[k];
@@ -2689,7 +2863,7 @@ int nsm_main(const nsm_model *m, int argc, char **argv)
         /* beside the trajectory of this run, an earlier run's spectrum
          * was taken for this one's */
         fprintf(stderr, "%s: note: '%s' was not written (the spectrum needs the whole run)%s\n",
-                d.prog, lyap_path, access(lyap_path, F_OK) == 0 ? "; the file there is an "
+                d.prog, lyap_path, lyap_earlier(lyap_path) ? "; the file there is an "
                 "earlier run's" : "");
     free(lambda);
     const char *outs[] = { out_path, ev_path, stats_path, sec_path, h5_path, lyap_path,

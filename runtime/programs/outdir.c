@@ -554,12 +554,17 @@ int out_stdout_check(const char *prog)
 ** path itself, or, when path is a symbolic link, the file the link names
 ** (the link stays, its target is replaced, as a text editor does), into
 ** target (len bytes).  A link to nothing is refused.  0, or 1 after a
-** message; the caller judges the target's kind. */
+** message; the caller judges the target's kind.  A link that leads to an
+** open pipe or socket (/dev/stdout, /proc/self/fd/1 onto "pipe:[N]") has no
+** path to resolve but is there (stat follows it): it stands for itself
+** (`sim --out /dev/stdout | reader` was refused as "a link to a missing
+** file"). */
 int out_link_target(const char *prog, const char *path, char *target, size_t len)
 {
     struct stat st;
     char *real = NULL;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !(real = realpath(path, NULL))) {
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !(real = realpath(path, NULL)) &&
+        stat(path, &st) != 0) {
         fprintf(stderr, "%s: error: cannot write '%s': it is a symbolic link to a missing "
                 "file (%s); write to its target instead\n", prog, path, strerror(errno));
         return 1;

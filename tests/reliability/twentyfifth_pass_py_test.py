@@ -44,10 +44,11 @@ Cases (each under 20 s in the normal build):
               ball's state there by hand; the exponents sum to 2 ln e over
               the span after the transient.
   kill        SIGKILL at random moments of a long run writing CSV and HDF5:
-              the CSV holds whole lines, the free fall by hand before the
-              landing; the HDF5 file (partial) opens with h5py and holds no
-              more rows than the CSV, each equal to the CSV's; SIGTERM marks
-              the file stopped.
+              the CSV holds whole lines (but a last line the kernel cut at
+              a page boundary, left out), the free fall by hand before the
+              landing; the HDF5 file (partial) opens with h5py, its rows
+              the CSV's where both have them; SIGTERM marks the file
+              stopped.
   pyunits     params= with units ('981 cm/s^2', '9.81 N/kg', b'9810 mm/s^2')
               gives the bits of the simulator's --set with the same text;
               damaged cache entries (truncated, emptied, garbage, checksum
@@ -353,16 +354,29 @@ def case_kill(tmp):
         pr.wait()
         with open(os.path.join(d, "k.csv")) as f:
             text = f.read()
-        rows = np.array(csv_rows(os.path.join(d, "k.csv")))
+        # the kernel ends a write at a page boundary of the file when
+        # SIGKILL comes during it (docs/status.md, "Whole lines"): an
+        # unterminated last line only at a size that is a multiple of 4096,
+        # left out; every other line whole
+        cut = not text.endswith("\n") and len(text) % 4096 == 0 and "\n" in text
+        if cut:
+            print("  (the last line cut by the kernel at %d bytes, a page boundary: left out)"
+                  % len(text))
+            text = text[:text.rfind("\n") + 1]
+        rows = np.array([[float(x) for x in line.split(",")] for line in text.splitlines()[1:]])
         h5s = [f for f in os.listdir(d) if f.startswith("k.h5")]
         hrows = 0
         if h5s:
             with h5py.File(os.path.join(d, h5s[0]), "r") as f:
                 tr = f["trajectory"][()]
             hrows = len(tr)
-            check(hrows <= len(rows) and np.allclose(tr[:, :3], rows[:hrows, :3], rtol=1e-11,
-                                                      atol=1e-12),
-                  "the HDF5 file %s opens, its %d rows the CSV's first" % (h5s[0], hrows))
+            # each file is written on its own clock (the CSV at 32 KiB or
+            # 0.25 s, the HDF5 file at its flushes): either may hold more
+            # rows; where both hold a row it is the same
+            both = min(hrows, len(rows))
+            check(np.allclose(tr[:both, :3], rows[:both, :3], rtol=1e-11, atol=1e-12),
+                  "the HDF5 file %s opens, its %d rows the CSV's (%d) where both have them"
+                  % (h5s[0], hrows, len(rows)))
         fall = rows[rows[:, 0] < t0]
         err = np.max(np.abs(fall[:, 1] - (H - G * fall[:, 0] ** 2 / 2))) if len(fall) else 0
         print("  SIGKILL after %.3f s: %d CSV rows to t = %g s, HDF5 %s with %d rows; the fall's "
