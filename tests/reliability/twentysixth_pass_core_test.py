@@ -1,11 +1,24 @@
 #!/usr/bin/env python3
-"""A twenty-sixth hostile pass on contacts, events and time switches: the
-checks kept from it (it found no defect), every answer against a closed
-form or an exact invariant derived here.
+"""A twenty-sixth hostile pass on contacts, events and time switches, every
+answer against a closed form or an exact invariant derived here.
 
     tests/reliability/twentysixth_pass_core_test.py SOURCE_DIR CASE
 
 Cases (each under 20 s in the normal build):
+  findings_fastfloor  floor | A (2 kg) | B (1.26 kg) | C (1 kg), all
+                touching, every contact elastic, the floor at c t, A and C
+                at c, B at c - 1.872 s m/s: the problem refused at c = 0
+                (the simultaneous law leaves B and C both leaving at 1.872 s
+                m/s, 1.794 times the relative kinetic energy, by hand), at
+                c = 1e4 and -1e4 m/s with s = 1e-4, c = 1e6 m/s with s =
+                1e-2, c = 100 m/s with s = 1e-6 (relative speeds 1e6 to 1e8
+                times the velocities' rounding), by exact, rk4 and adaptive:
+                refused, naming the energy the law adds.  A ball thrown at
+                1e-4 m/s onto a floor at c = +-1e4 m/s (e = 1, 0.5) still
+                leaves at c + e 1e-4 m/s by hand.  Failed before: the
+                check's rounding allowance, a few ulps of the whole kinetic
+                energy (2e8 J at c = 1e4 m/s), hid the gain of 1.7e-8 J:
+                exit 0, B and C leaving at 1.872e-4 m/s.
   kept_wedge    a disc (1 mg to 1 t) at the corner of two walls, D.y >=
                 c1 t and nx D.x + ny D.y >= c2 t, both touching, struck into
                 the corner, impact_law = simultaneous, by exact, rk4 and
@@ -225,8 +238,57 @@ def case_kept_zenorise(tmp):
                           1e-10 * ts[5], label + ": the first six impacts at the instants by hand")
 
 
+FAST = '''model fast "a touching chain on a fast floor, the same problem relative to it"
+param c = 0 m/s
+param s = 1
+mass A = 2 kg
+mass B = 1.26 kg
+mass C = 1 kg
+gap floor: A.x >= c*t, impact(e = 1)
+gap G1: B.x - A.x >= 0 m, impact(e = 1)
+gap G2: C.x - B.x >= 0 m, impact(e = 1)
+init A.x = 0 m, B.x = 0 m, C.x = 0 m, A.v = c, B.v = c - s*1.872 m/s, C.v = c
+simulate t_end = 0.01 s, dt = 1 ms, impact_law = simultaneous
+output every 1 ms: A.v, B.v, C.v
+'''
+
+SLOW = '''model slowball "a ball thrown slowly onto a fast floor"
+param c = 0 m/s
+param e = 1
+mass Q = 1 kg
+gap floor: Q.x >= c*t, impact(e = e)
+init Q.x = 1e-5 m, Q.v = c - 1e-4 m/s
+simulate t_end = 1 s, dt = 1 ms, impact_law = simultaneous
+output every 1 ms: Q.v
+'''
+
+
+def case_findings_fastfloor(tmp):
+    """A fast floor's rounding hides no gain of the simultaneous law."""
+    from passlib import refusal
+    m = compiled(tmp, "fast", FAST)
+    for meth in METHODS:
+        for c, sc in ((0.0, 1e-4), (1e4, 1e-4), (-1e4, 1e-4), (1e6, 1e-2), (100.0, 1e-6)):
+            label = ("floor at %g t | 2 kg | 1.26 kg | 1 kg touching, e = 1, B at %g - %g m/s, "
+                     "the others at %g, simultaneous, %s" % (c, c, 1.872 * sc, c, meth))
+            msg = refusal(lambda: m.run(method=meth, params={"c": c, "s": sc}))
+            print("  %s -> %s" % (label, "refused: " + msg[:240] if msg else "ran"))
+            check(msg is not None and "adds energy" in msg and "simultaneous" in msg,
+                  label + ": refused, naming the energy the law adds")
+    b = compiled(tmp, "slowball", SLOW)
+    for meth in METHODS:
+        for c in (1e4, -1e4):
+            for e in (1.0, 0.5):
+                label = "a ball at 1e-4 m/s onto a floor at %g t, e = %g, %s" % (c, e, meth)
+                r = ran(b, label, method=meth, params={"c": c, "e": e})
+                got = r["Q.v"][-1] - c
+                print("  %s -> leaves at c + %.12g m/s (by hand c + %.12g)" % (label, got, e * 1e-4))
+                check(abs(got - e * 1e-4) <= 1e-8, label + ": the rebound by hand")
+
+
 if __name__ == "__main__":
-    sys.exit(main({"kept_wedge": case_kept_wedge,
+    sys.exit(main({"findings_fastfloor": case_findings_fastfloor,
+                   "kept_wedge": case_kept_wedge,
                    "kept_sinfloor": case_kept_sinfloor,
                    "kept_beltnear": case_kept_beltnear,
                    "kept_zenorise": case_kept_zenorise},
