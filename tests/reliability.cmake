@@ -1462,3 +1462,15 @@ foreach(case devstdout devpipe devstderr comma stalled stalledtable writefail
   set_tests_properties(reliability/twentysixth_py_${case} PROPERTIES LABELS "reliability;python"
     TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
 endforeach()
+
+# A twenty-sixth hostile pass on contacts, events and time switches
+# (tests/reliability/twentysixth_pass_core_test.py; docs/fuzzing.md): a
+# simultaneous law's gain hidden by a fast floor's rounding, and the checks it kept (moving corners, vibrating floors under the simultaneous
+# law, a belt the mass never catches, impacts on a moving floor).
+foreach(case findings_fastfloor kept_wedge kept_sinfloor kept_beltnear kept_zenorise)
+  add_test(NAME reliability/twentysixth_core_${case}
+    COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/twentysixth_pass_core_test.py
+            ${NSM_SOURCE_DIR} ${case})
+  set_tests_properties(reliability/twentysixth_core_${case} PROPERTIES LABELS "reliability;python"
+    TIMEOUT 600 ENVIRONMENT "${NSM_HOSTILE_PY_ENV}")
+endforeach()
