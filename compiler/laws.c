@@ -50,27 +50,29 @@ static void law_exponent_words(const Expr *pexp, char *buf, size_t size)
 /* A contact stiffness: N/m for the linear law.  With an exponent a the
  * force k p^a needs k in N/m^a: checked when a is a whole number; for a
  * fractional a (units have whole powers only) k must be written without a
- * unit and is read in SI, N/m^a. */
-static Val law_read_stiffness(Sema *s, const Node *n, Expr *pexp)
+ * unit and is read in SI, N/m^a.  slot names it as written ("the contact
+ * stiffness 'k'", or an impact's 'stiffness'), law the law it belongs to:
+ * an impact's stiffness was called "'k' of a penalty law". */
+static Val law_read_stiffness(Sema *s, const Node *n, Expr *pexp, const char *slot,
+                              const char *law)
 {
     double a;
     Dim newton = dim_make(1, 1, -2), metre = dim_make(1, 0, 0);
     if (!pexp)
-        return sema_conv_slot(s, n, dim_div(newton, metre), "the contact stiffness 'k'", NULL);
+        return sema_conv_slot(s, n, dim_div(newton, metre), slot, NULL);
     if (expr_is_num(pexp, &a) && a == floor(a) && a >= -12 && a <= 12) {
         char unit[32];
         snprintf(unit, sizeof unit, "N/m^%g", a);
-        return sema_conv_slot(s, n, dim_div(newton, dim_pow(metre, (int)a)),
-                              "the contact stiffness 'k'", unit);
+        return sema_conv_slot(s, n, dim_div(newton, dim_pow(metre, (int)a)), slot, unit);
     }
     Val k = sema_conv(s, n);
     if (k.ok && k.dim.known && (k.dim.m || k.dim.kg || k.dim.s)) {
         char what[64];
         law_exponent_words(pexp, what, sizeof what);
         diag_error(sema_diag(s), n->loc,
-                   "the contact stiffness 'k' of a penalty law with %s is in N/m^exponent, "
+                   "%s of %s with %s is in N/m^exponent, "
                    "which units cannot spell: write it as a number in SI (not %s)",
-                   what, sema_dim_str(s, k.dim));
+                   slot, law, what, sema_dim_str(s, k.dim));
         k.ok = false;
     }
     return k;
@@ -91,7 +93,8 @@ static bool impact_read_stiffness(Sema *s, const Opt *k, const Opt *ex, Gap *gap
     gap->istiff_loc = k->key_loc;
     if (ex && !law_read_exponent(s, ex->value, &gap->iexp, "the impact's exponent", 10))
         return false;
-    Val kv = law_read_stiffness(s, k->value, gap->iexp);
+    Val kv = law_read_stiffness(s, k->value, gap->iexp, "the contact stiffness 'stiffness'",
+                                "an impact");
     if (!kv.ok || !sema_check_range(s, kv, k->value, "the contact stiffness", 0, true, INFINITY,
                                     gap->iexp ? "SI" : "N/m"))
         return false;
@@ -156,7 +159,8 @@ static bool penalty_read(Sema *s, const Stmt *st, const Opt *opts, Gap *gap)
     }
     if (found[3] && !law_read_exponent(s, found[3]->value, &gap->pexp, "the penalty exponent", 16))
         return false;
-    Val k = law_read_stiffness(s, found[0]->value, gap->pexp);
+    Val k = law_read_stiffness(s, found[0]->value, gap->pexp, "the contact stiffness 'k'",
+                               "a penalty law");
     ok = k.ok && sema_check_range(s, k, found[0]->value, "the contact stiffness 'k'", 0, true,
                                   INFINITY, gap->pexp ? "SI" : "N/m");
     gap->k = k.e;

@@ -3277,7 +3277,9 @@ static Expr *factor_exponent(Sema *s, const Expr *b, double *p, bool *ok)
  * at phi = 0 without an event (rk4, adaptive); even powers only touch 0.
  * An exponent of the parameters is judged at their values in the model,
  * and kept in gap->flat_exp for setup to judge at the run's values (nn = 2
- * in the model, --set nn=3 made l*P.phi^nn an odd power unseen). */
+ * in the model, --set nn=3 made l*P.phi^nn an odd power unseen).  -1 when
+ * more such exponents than setup checks (GAP_FLAT_MAX): the fifth and later
+ * were dropped unchecked, and --set n1=3 on the first held a pendulum. */
 static int gap_flat_power(Sema *s, const Expr *g, Gap *gap)
 {
     const Expr *const *f = g->kind == EX_MUL ? (const Expr *const *)g->args : (const Expr *const *)&g;
@@ -3301,8 +3303,11 @@ static int gap_flat_power(Sema *s, const Expr *g, Gap *gap)
         }
         if (p >= 3 && p == floor(p) && fmod(p, 2) == 1)
             return (int)p;
-        if (!seen && expr_has_kind(pe, EX_PARAM) && gap->n_flat_exp < GAP_FLAT_MAX)
-            gap->flat_exp[gap->n_flat_exp++] = pe;
+        if (seen || !expr_has_kind(pe, EX_PARAM))
+            continue;
+        if (gap->n_flat_exp == GAP_FLAT_MAX)
+            return -1;
+        gap->flat_exp[gap->n_flat_exp++] = pe;
     }
     return 0;
 }
@@ -3398,6 +3403,13 @@ static void stmt_gap(Sema *s, const Stmt *st)
     Expr *g = c->op == CMP_GE ? expr_sub(s->ex, a.e, b.e) : expr_sub(s->ex, b.e, a.e);
     Gap gap = {0};
     int flat = gap_flat_power(s, g, &gap);
+    if (flat < 0) {
+        diag_error(s->diag, c->loc, "gap '%s' has more than %d powers whose exponents are "
+                   "expressions of the parameters: a run could make one of them odd (a power "
+                   "that changes sign with zero slope) unchecked; write at most %d such powers",
+                   name, GAP_FLAT_MAX, GAP_FLAT_MAX);
+        return;
+    }
     if (!flat && expr_is_zero(b.e))
         flat = gap_written_power(s, c->a);
     if (!flat && expr_is_zero(a.e))

@@ -1416,7 +1416,7 @@ endforeach()
 # Review leftovers of issue #29 (tests/reliability/leftovers27_test.py):
 # each case a check that failed before its fix, under 20 s in the normal
 # build.
-foreach(case stdoutcsv lyapevery oddset fnunder jobs pyunits)
+foreach(case stdoutcsv lyapevery oddset fnunder jobs pyunits manyexp afterrun)
   add_test(NAME reliability/left27_${case}
     COMMAND ${NSM_PYTHON} ${NSM_SOURCE_DIR}/tests/reliability/leftovers27_test.py
             $<TARGET_FILE:nsmc> $<TARGET_FILE:sim_bouncing_ball> ${NSM_SOURCE_DIR} ${case})

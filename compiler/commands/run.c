@@ -717,20 +717,15 @@ static void forward_restore(const struct sigaction *old)
  * program had its own handlers) ended nsmc by the signal's own action
  * without a word.  It is now remembered (got_signal) and passed on: to the
  * simulator when it starts (spawn), to the study program across its exec
- * (run_exec_program), or said where nsmc stops (compile_sim). */
+ * (run_exec_program), or said where nsmc stops (compile_sim).  `nsmc run`
+ * keeps the watch after the simulator has run: a request then stops it at
+ * the next point where its results are whole (run_stopped_after), where the
+ * signal's own action ended nsmc and left its out-dir's lock behind. */
 static struct sigaction stop_old[3];
 
 void run_stop_catch(void)
 {
     forward_install(stop_old);
-}
-
-/* Ends run_stop_catch's watch once the simulator has run: a stop request
- * after it ends nsmc as before (while the figures are drawn, plot_stoppable
- * catches it again), where a caught one would be forgotten. */
-static void run_stop_release(void)
-{
-    forward_restore(stop_old);
 }
 
 /* Runs argv as a child process (stdout redirected to stderr when to_stderr,
@@ -1769,7 +1764,6 @@ static int plot_stoppable(const RunOptions *o, const Model *m, const char *dir, 
                           int *failed, FILE *out)
 {
     struct sigaction old[3];
-    got_signal = 0;
     forward_install(old);
     plot_stop_watch(&got_signal);
     *failed = plot_results(o, m, dir, a, out);
@@ -2334,6 +2328,16 @@ static const char *run_default_dir(const char *name, Arena *a)
     return dir;
 }
 
+/* A stop request that came after the simulator had run (the results
+ * whole, before or after the figures): said, and 128 + the signal, so that
+ * nsmc ends as the request asked, with its lock removed on the way out. */
+static int run_stopped_after(const char *dir)
+{
+    fprintf(stderr, "nsmc: interrupted by %s after the run; the results in %s are whole\n",
+            sig_text(got_signal), dir);
+    return 128 + got_signal;
+}
+
 /* `nsmc run`; see the top of this file. */
 static int run(const RunOptions *o, Arena *a)
 {
@@ -2430,7 +2434,6 @@ static int run(const RunOptions *o, Arena *a)
     fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
     fcntl(pfd[0], F_SETFL, O_NONBLOCK);
     int sig, rc = spawn(args, 0, pfd[1], 1, &sig);
-    run_stop_release();
     char report[512];     /* every report line at once fits */
     close(pfd[1]);
     read_report(pfd[0], report, sizeof report);
@@ -2478,9 +2481,13 @@ static int run(const RunOptions *o, Arena *a)
     summarize_events(ev, said);
     summarize_energy(traj, energy_error_column(m), report, rc, said);
     results_said(o, dir, a, said);
+    if (got_signal)
+        return run_stopped_after(dir);
     int figs_failed = 0;
     if (o->plot && plot_stoppable(o, m, dir, a, &figs_failed, said))
         return 128 + got_signal;
+    if (got_signal)
+        return run_stopped_after(dir);
     if (out_stdout_check("nsmc"))
         return rc ? rc : 1;
     if (rc == 3)

@@ -50,6 +50,14 @@ Cases (each under 20 s in the normal build):
              with units swept (the ball's x(0.2 s) = h - g t^2/2 for
              g = '981 cm/s^2' and '2 m/s^2'); a continuation from
              '2.5 rad/s' starts at 2.5.
+  manyexp   a gap with more than four powers whose exponents are
+             parameters: setup checked only four, so --set n1=3 on the
+             first went unchecked and held a pendulum on a flat zero, exit
+             0.  Now nsmc refuses such a gap with a caret; four still run
+             and --set n1=3 is refused at setup.
+  afterrun   a stop signal just after the simulator had run ended nsmc
+             run by the signal's own action, its out-dir's lock left; now
+             128 + N and no lock.
 Each input and its outcome is printed.  Exits 1 on the first failure.
 """
 import csv
@@ -386,8 +394,77 @@ def refusal(fn):
     return None
 
 
+def case_manyexp(tmp):
+    """More powers with exponents of the parameters than setup checks: the
+    fifth and later were dropped unchecked, and --set n1=3 on the first
+    held the pendulum at phi = 0.5 with a 'stick', its energy gone, exit 0.
+    Now nsmc refuses such a gap; four such powers still compile and the
+    run refuses --set n1=3 on them."""
+    factors = ["(P.phi - 0.5)^n1", "(P.phi - 12)^n2", "(P.phi - 13)^n3", "(P.phi - 14)^n4",
+               "(P.phi - 15)^n5"]
+    for n, refused in ((5, True), (4, False)):
+        gap = "l*" + "*".join(factors[:n]) + " >= 0 m"
+        text = PZ.replace("GAP", gap).replace("param nn = NN\n", "".join(
+            "param n%d = 2\n" % (i + 1) for i in range(n)))
+        model = os.path.join(tmp, "many%d.nsm" % n)
+        with open(model, "w") as f:
+            f.write(text)
+        p = run(tmp, [NSMC, model, "-o", os.path.join(tmp, "many%d.c" % n)])
+        print("  gap with %d powers of exponents n1..n%d -> %d, %s" % (n, n, p.returncode, last(p)))
+        if refused:
+            check(p.returncode == 1 and "more than 4 powers whose exponents" in p.stderr and
+                  "many5.nsm:" in p.stderr and "^" in p.stderr and
+                  not os.path.exists(os.path.join(tmp, "many5.c")),
+                  "five powers with exponents of the parameters: refused with a caret, no C", p)
+            continue
+        check(p.returncode == 0, "four powers with exponents of the parameters compile", p)
+        q = run(tmp, [NSMC, "run", model, "--out-dir", os.path.join(tmp, "o4"), "--no-plot",
+                      "-q", "--set", "n1=3"])
+        print("  four powers, --set n1=3 -> %d, %s" % (q.returncode, last(q)))
+        check(q.returncode == 1 and "odd power" in q.stderr and "n1" in q.stderr,
+              "four powers, --set n1=3: refused at setup naming n1", q)
+
+
+def case_afterrun(tmp):
+    """A stop signal in the moments after the simulator has run, before the
+    figures: nsmc run had given the signals back their own action there,
+    so SIGHUP ended it by the signal, leaving the out-dir's lock (12 of 80
+    tries).  Now every try ends with 128 + N (or 0 when it came after the
+    end) and no lock.  The signal is sent around the run's measured
+    length, where the window is."""
+    import random
+    import signal
+    import subprocess
+    import time
+    from passlib import env_for
+    env = env_for(tmp)
+    cmd = [NSMC, "run", BALL, "-q", "--out-dir", "D", "--", "--t-end", "1000"]
+    for _ in range(2):      # the first compiles the model into the cache
+        t0 = time.time()
+        p = subprocess.run(cmd[:4] + ["--no-plot"] + cmd[4:], cwd=tmp, env=env,
+                           capture_output=True)
+        length = time.time() - t0
+    check(p.returncode == 0, "the run alone: exit 0 (%.2f s)" % length)
+    rng = random.Random(27)
+    ends = {}
+    for k in range(40):
+        pr = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
+        time.sleep(length * rng.uniform(0.97, 1.25))
+        pr.send_signal(signal.SIGHUP)
+        pr.communicate(timeout=120)
+        ends[pr.returncode] = ends.get(pr.returncode, 0) + 1
+        lock = os.path.join(tmp, "D", ".nsm-run.lock")
+        check(pr.returncode in (0, 128 + signal.SIGHUP) and not os.path.exists(lock),
+              "SIGHUP try %d: exit %d, lock %s" % (k, pr.returncode,
+                                                    "left" if os.path.exists(lock) else "gone"))
+    print("ok: 40 SIGHUPs around the run's end: exits %s, no lock left" % ends)
+
+
 if __name__ == "__main__":
     sys.exit(main({"stdoutcsv": case_stdoutcsv, "lyapevery": case_lyapevery,
                    "oddset": case_oddset, "fnunder": case_fnunder,
                    "jobs": case_jobs,
-                   "pyunits": case_pyunits}, "left27", case_arg=4))
+                   "pyunits": case_pyunits, "manyexp": case_manyexp,
+                   "afterrun": case_afterrun}, "left27",
+                  case_arg=4))
