@@ -975,14 +975,22 @@ RT_HOT double rt_gap_tol(const nsm_sim *s, int j, const double *x)
     return 1e-10 * sc + 1e-14;
 }
 
-/* Relative velocity below which gap j counts as at rest. */
-double rt_vel_tol(const nsm_sim *s, int j, const double *v)
+/* The scale of gap j's relative velocity at v: the sum of its row's terms'
+** magnitudes, which its rate's rounding is made of (rt_vel_tol, and the
+** simultaneous law's energy term in transition.c). */
+double rt_vel_scale(const nsm_sim *s, int j, const double *v)
 {
     const RtCsr *W = &s->sp.W;
     double sc = 0;
     for (int k = W->p[j]; k < W->p[j + 1]; k++)
         sc += fabs(W->x[k] * v[W->i[k]]);
-    return 1e-9 * sc + RT_VEL_FLOOR;
+    return sc;
+}
+
+/* Relative velocity below which gap j counts as at rest. */
+double rt_vel_tol(const nsm_sim *s, int j, const double *v)
+{
+    return 1e-9 * rt_vel_scale(s, j, v) + RT_VEL_FLOOR;
 }
 
 /* Magnitude of the forces on each velocity coordinate at (t, y), into sb:

@@ -666,6 +666,7 @@ static inline int rt_nlt_events(const nsm_sim *s, double t, const double *y, dou
 }
 int rt_events_generic(const nsm_sim *s, const unsigned *mode, double t, const double *y, double *ev, double *evd);
 double rt_gap_tol(const nsm_sim *s, int j, const double *x);
+double rt_vel_scale(const nsm_sim *s, int j, const double *v);
 double rt_vel_tol(const nsm_sim *s, int j, const double *v);
 double rt_force_scale(const nsm_sim *s, double t, const double *y);
 double rt_speed_scale(const nsm_sim *s, double t_end);

@@ -1363,8 +1363,9 @@ static double simul_law_gain(nsm_sim *s, const Seq *q, const int *idx, const dou
         if (q->P[a] != 0) {
             int c = idx[a];
             double u0 = rt_gap_rate(s, c, s->t, v0), u1 = rt_gap_rate(s, c, s->t, v);
-            double vt = rt_vel_tol(s, c, v0), vt1 = rt_vel_tol(s, c, v);
-            double sc = (vt + vt1 - 2 * RT_VEL_FLOOR) * 1e9 + 2 * fabs(rt_surface_of(s, c, 1, s->t));
+            double vt = rt_vel_tol(s, c, v0);
+            double sc = rt_vel_scale(s, c, v0) + rt_vel_scale(s, c, v) +
+                        2 * fabs(rt_surface_of(s, c, 1, s->t));
             g += q->P[a] * (u0 + u1) / 2;
             *tol += fabs(q->P[a]) * (ulps * sc + (fabs(u0) <= vt ? vt / 2 : 0));
         }
